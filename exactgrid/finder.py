@@ -1,0 +1,268 @@
+"""Exact search of one grid: is a word found, how is it spelled, and what does a grid score.
+
+Rules (see README "The rules, exactly"):
+
+* A *walk* visits cells ``c0, c1, ..., c(n-1)`` where each step goes to a different cell one
+  move away; a cell may be visited again later (the Altered States rule). A *simple* path
+  never visits a cell twice (the Trackword / Boggle rule).
+* A word of length n is *found* with budget k when some path of n cells spells a string that
+  differs from the word in at most k positions (Hamming distance: substitutions only).
+
+Walks are decided by a dynamic programme over (letter index, substitutions used) whose
+states are *sets* of cells held as bitmasks, so one word costs O(n * k) set operations no
+matter how many walks exist. Simple paths need a depth-first search.
+
+When a word is found, the reported witness is canonical: the fewest substitutions; among
+those, the earliest altered position, then the alphabetically first altered letter (and so
+on for further alterations); the path is then the one ending at the lowest cell, each
+earlier cell the lowest possible. On the seed grid ``thoainesl`` this gives ILLINOIS as
+INLINOIS, UTAH as ATAH, IOWA as IOHA and IDAHO as IEAHO, as the puzzle states.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+from .geometry import cells_of
+from .grid import Grid
+from .words import WordList
+
+PathRule = Literal["walk", "simple"]
+PATH_RULES: tuple[PathRule, ...] = ("walk", "simple")
+
+
+@dataclass(frozen=True)
+class Match:
+    """How one word is found in a grid."""
+
+    word: str
+    spelled: str
+    path: tuple[int, ...]
+
+    @property
+    def altered(self) -> tuple[int, ...]:
+        """0-based positions where the spelled letter differs from the word's."""
+        return tuple(i for i, (a, b) in enumerate(zip(self.word, self.spelled, strict=True)) if a != b)
+
+    @property
+    def substitutions(self) -> int:
+        """How many letters were altered."""
+        return len(self.altered)
+
+
+@dataclass(frozen=True)
+class ScoredWord:
+    """A found word with its weight and witness."""
+
+    match: Match
+    weight: int
+
+
+@dataclass(frozen=True)
+class Score:
+    """The words a grid holds and their summed weight."""
+
+    grid: Grid
+    found: tuple[ScoredWord, ...]
+    budget: int
+    path_rule: PathRule
+
+    @property
+    def total(self) -> int:
+        """Sum of the weights of the distinct words found."""
+        return sum(s.weight for s in self.found)
+
+    @property
+    def words(self) -> frozenset[str]:
+        """The words found."""
+        return frozenset(s.match.word for s in self.found)
+
+    def __len__(self) -> int:
+        return len(self.found)
+
+
+def _check(budget: int, path_rule: str) -> None:
+    if budget < 0:
+        raise ValueError(f"alteration budget must be 0 or more, got {budget}")
+    if path_rule not in PATH_RULES:
+        raise ValueError(f"unknown path rule {path_rule!r}; choose from {', '.join(PATH_RULES)}")
+
+
+def suffix_layers(grid: Grid, word: str, budget: int) -> list[list[int]]:
+    """``layers[i][j]``: cells where a walk spelling ``word[i:]`` with <= j substitutions can start."""
+    board = grid.board
+    n = len(word)
+    layers = [[0] * (budget + 1) for _ in range(n)]
+    for i in range(n - 1, -1, -1):
+        exact = grid.mask_of(word[i])
+        for j in range(budget + 1):
+            if i == n - 1:
+                layers[i][j] = exact if j == 0 else board.all_cells
+                continue
+            same = board.spread(layers[i + 1][j]) & exact
+            changed = board.spread(layers[i + 1][j - 1]) if j else 0
+            layers[i][j] = same | changed
+    return layers
+
+
+def walk_found(grid: Grid, word: str, budget: int = 1) -> bool:
+    """Whether a walk spells ``word`` with at most ``budget`` substitutions (forward DP, early exit)."""
+    if not word:
+        return True
+    spread = grid.board.spread
+    exact = grid.mask_of(word[0])
+    reach = [exact] + [grid.board.all_cells] * budget
+    for letter in word[1:]:
+        mask = grid.mask_of(letter)
+        spreads = [spread(r) if r else 0 for r in reach]
+        reach = [spreads[0] & mask] + [
+            (spreads[j] & mask) | spreads[j - 1] for j in range(1, budget + 1)
+        ]
+        if not reach[budget]:
+            return False
+    return reach[budget] != 0
+
+
+def _letter_order(word_letter: str):
+    """Sort key for candidate letters: altered letters first (alphabetically), the exact last."""
+    return lambda letter: (1, "") if letter == word_letter else (0, letter)
+
+
+def _walk_witness(grid: Grid, word: str, budget: int) -> Match | None:
+    layers = suffix_layers(grid, word, budget)
+    fewest = next((j for j in range(budget + 1) if layers[0][j]), None)
+    if fewest is None:
+        return None
+    board = grid.board
+    spelled: list[str] = []
+    ends: list[int] = []  # ends[i]: cells where the chosen spelling of word[:i+1] can end
+    left = fewest
+    for i, target in enumerate(word):
+        candidates = layers[i][left] if i == 0 else board.spread(ends[-1]) & layers[i][left]
+        letters = {grid.letters[c] for c in cells_of(candidates)}
+        choice = min(letters, key=_letter_order(target))
+        if choice != target:
+            left -= 1
+        ends.append(candidates & grid.mask_of(choice))
+        spelled.append(choice)
+    path = [cells_of(ends[-1])[0]]
+    for i in range(len(word) - 2, -1, -1):
+        path.append(cells_of(ends[i] & board.neighbour_masks[path[-1]])[0])
+    return Match(word, "".join(spelled), tuple(reversed(path)))
+
+
+def _simple_witness(grid: Grid, word: str, budget: int) -> Match | None:
+    board = grid.board
+    n = len(word)
+    best: list[tuple] = []  # [(subs, key sequence, path)]
+
+    def key(i: int, cell: int) -> tuple:
+        letter = grid.letters[cell]
+        return (1, "") if letter == word[i] else (0, letter)
+
+    def extend(path: list[int], used: int, keys: list[tuple]) -> None:
+        i = len(path)
+        if i == n:
+            candidate = (used, tuple(keys), tuple(path))
+            if not best or candidate < best[0]:
+                best[:] = [candidate]
+            return
+        options = range(board.size) if i == 0 else board.neighbours[path[-1]]
+        for cell in options:
+            if cell in path:
+                continue
+            cost = grid.letters[cell] != word[i]
+            if used + cost > budget:
+                continue
+            path.append(cell)
+            keys.append(key(i, cell))
+            extend(path, used + cost, keys)
+            path.pop()
+            keys.pop()
+
+    extend([], 0, [])
+    if not best:
+        return None
+    path = best[0][2]
+    return Match(word, "".join(grid.letters[c] for c in path), path)
+
+
+def _simple_found(grid: Grid, word: str, budget: int) -> bool:
+    board = grid.board
+    n = len(word)
+
+    def extend(cell: int, i: int, used: int, visited: int) -> bool:
+        if i == n - 1:
+            return True
+        for nxt in board.neighbours[cell]:
+            if visited >> nxt & 1:
+                continue
+            cost = used + (grid.letters[nxt] != word[i + 1])
+            if cost <= budget and extend(nxt, i + 1, cost, visited | 1 << nxt):
+                return True
+        return False
+
+    return any(
+        extend(c, 0, int(grid.letters[c] != word[0]), 1 << c)
+        for c in range(board.size)
+        if (grid.letters[c] != word[0]) <= budget
+    )
+
+
+def is_found(grid: Grid, word: str, budget: int = 1, path_rule: PathRule = "walk") -> bool:
+    """Whether ``word`` is spelled in ``grid`` with at most ``budget`` substitutions.
+
+    >>> from exactgrid.grid import parse_grid
+    >>> is_found(parse_grid("thoainesl"), "OHIO")
+    True
+    """
+    _check(budget, path_rule)
+    if len(word) > grid.board.size and path_rule == "simple":
+        return False
+    if path_rule == "walk":
+        return walk_found(grid, word, budget)
+    return _simple_found(grid, word, budget)
+
+
+def find(grid: Grid, word: str, budget: int = 1, path_rule: PathRule = "walk") -> Match | None:
+    """The canonical witness for ``word`` in ``grid``, or None when it is not found.
+
+    >>> from exactgrid.grid import parse_grid
+    >>> find(parse_grid("thoainesl"), "UTAH").spelled
+    'ATAH'
+    """
+    _check(budget, path_rule)
+    if not word or (path_rule == "simple" and len(word) > grid.board.size):
+        return None
+    if path_rule == "walk":
+        return _walk_witness(grid, word, budget)
+    return _simple_witness(grid, word, budget)
+
+
+def found_words(
+    grid: Grid, words: Iterable[str], budget: int = 1, path_rule: PathRule = "walk"
+) -> list[str]:
+    """The words of ``words`` found in ``grid``, in the given order."""
+    return [w for w in words if is_found(grid, w, budget, path_rule)]
+
+
+def score(grid: Grid, words: WordList, budget: int = 1, path_rule: PathRule = "walk") -> Score:
+    """Score a grid: the distinct words found, each with its witness, and their total weight.
+
+    Found words are listed heaviest first (then alphabetically).
+
+    >>> from exactgrid.grid import parse_grid
+    >>> from exactgrid.words import us_states
+    >>> score(parse_grid("thoainesl"), us_states()).total
+    32913047
+    """
+    _check(budget, path_rule)
+    found = []
+    for word in found_words(grid, words, budget, path_rule):
+        match = find(grid, word, budget, path_rule)
+        assert match is not None, word
+        found.append(ScoredWord(match, words.weight(word)))
+    found.sort(key=lambda s: (-s.weight, s.match.word))
+    return Score(grid, tuple(found), budget, path_rule)

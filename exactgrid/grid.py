@@ -1,0 +1,85 @@
+"""A filled grid of letters, and reading one from what a user typed."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cached_property
+
+from .geometry import Board, MoveRule, parse_shape, shape_for_length
+
+
+class GridError(ValueError):
+    """Text that does not describe a grid."""
+
+
+@dataclass(frozen=True)
+class Grid:
+    """Letters A-Z, one per cell of ``board``, row-major."""
+
+    board: Board
+    letters: str
+
+    def __post_init__(self) -> None:
+        if len(self.letters) != self.board.size:
+            raise GridError(
+                f"a {self.board.rows}x{self.board.cols} grid needs {self.board.size} letters, "
+                f"got {len(self.letters)}"
+            )
+        if not re.fullmatch(r"[A-Z]*", self.letters):
+            raise GridError(f"grid letters must be A-Z, got {self.letters!r}")
+
+    @cached_property
+    def letter_masks(self) -> dict[str, int]:
+        """For each letter present, the bitmask of the cells holding it."""
+        masks: dict[str, int] = {}
+        for cell, letter in enumerate(self.letters):
+            masks[letter] = masks.get(letter, 0) | (1 << cell)
+        return masks
+
+    def mask_of(self, letter: str) -> int:
+        """Cells holding ``letter`` (0 when it is absent)."""
+        return self.letter_masks.get(letter, 0)
+
+    def rows(self) -> list[str]:
+        """The grid as one string per row."""
+        c = self.board.cols
+        return [self.letters[i : i + c] for i in range(0, self.board.size, c)]
+
+    def block(self, spaced: bool = True) -> str:
+        """The grid as a block of rows, one per line."""
+        sep = " " if spaced else ""
+        return "\n".join(sep.join(row) for row in self.rows())
+
+    def __str__(self) -> str:
+        return self.letters
+
+
+def parse_grid(
+    text: str,
+    shape: str | tuple[int, int] | None = None,
+    moves: MoveRule = "king",
+) -> Grid:
+    """Read a grid: letters in any case, spaces, newlines or ``/`` between rows allowed.
+
+    The shape is inferred from a square number of letters unless given (``"2x3"`` or (2, 3)).
+    Raises GridError (or ShapeError) with a one-line message on bad input.
+    """
+    rows_given = [r for r in re.split(r"[/\n]", text.strip()) if r.strip()]
+    letters = re.sub(r"[\s/]", "", text).upper()
+    if not letters:
+        raise GridError("the grid is empty")
+    bad = sorted(set(re.sub(r"[A-Z]", "", letters)))
+    if bad:
+        raise GridError(f"grid may hold letters A-Z only; found {' '.join(map(repr, bad))}")
+    if shape is None:
+        widths = {len(re.sub(r"\s", "", r)) for r in rows_given}
+        if len(rows_given) > 1 and len(widths) == 1:
+            rows, cols = len(rows_given), widths.pop()
+        else:
+            rows, cols = shape_for_length(len(letters))
+    elif isinstance(shape, str):
+        rows, cols = parse_shape(shape)
+    else:
+        rows, cols = shape
+    return Grid(Board(rows, cols, moves), letters)
