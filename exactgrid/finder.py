@@ -21,7 +21,7 @@ INLINOIS, UTAH as ATAH, IOWA as IOHA and IDAHO as IEAHO, as the puzzle states.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -266,3 +266,60 @@ def score(grid: Grid, words: WordList, budget: int = 1, path_rule: PathRule = "w
         found.append(ScoredWord(match, words.weight(word)))
     found.sort(key=lambda s: (-s.weight, s.match.word))
     return Score(grid, tuple(found), budget, path_rule)
+
+
+def find_pattern(
+    grid: Grid,
+    word: str,
+    steps: Sequence[tuple[str, bool]],
+    path_rule: PathRule = "walk",
+) -> Match | None:
+    """A path spelling a pinned pattern, or None: per position ``(letter, must_equal)``,
+    where ``must_equal`` False means "any letter but this one". No further alterations.
+
+    The reported match is for ``word`` (so its ``altered`` positions show the pattern's).
+    """
+    _check(0, path_rule)
+    if len(steps) != len(word):
+        raise ValueError("a pattern needs one step per letter of the word")
+    board = grid.board
+    allowed = [
+        grid.mask_of(letter) if must_equal else board.all_cells & ~grid.mask_of(letter)
+        for letter, must_equal in steps
+    ]
+    if path_rule == "simple":
+        return _simple_pattern(grid, word, allowed)
+    ends = [allowed[0]]
+    for mask in allowed[1:]:
+        ends.append(board.spread(ends[-1]) & mask)
+        if not ends[-1]:
+            return None
+    if not ends[-1]:
+        return None
+    path = [cells_of(ends[-1])[0]]
+    for i in range(len(word) - 2, -1, -1):
+        path.append(cells_of(ends[i] & board.neighbour_masks[path[-1]])[0])
+    path.reverse()
+    return Match(word, "".join(grid.letters[c] for c in path), tuple(path))
+
+
+def _simple_pattern(grid: Grid, word: str, allowed: list[int]) -> Match | None:
+    board = grid.board
+
+    def extend(path: list[int]) -> tuple[int, ...] | None:
+        i = len(path)
+        if i == len(word):
+            return tuple(path)
+        options = cells_of(allowed[0]) if i == 0 else board.neighbours[path[-1]]
+        for cell in options:
+            if cell in path or not allowed[i] >> cell & 1:
+                continue
+            found = extend([*path, cell])
+            if found:
+                return found
+        return None
+
+    path = extend([])
+    if path is None:
+        return None
+    return Match(word, "".join(grid.letters[c] for c in path), path)

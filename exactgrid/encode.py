@@ -1,0 +1,333 @@
+"""Turn a FitSpec into one backend-neutral BoolModel, and a solution back into a grid.
+
+Encodings, and why
+------------------
+* **Letters.** One variable ``x[c, l]`` per cell and modelled letter, exactly one per cell.
+  Only letters that occur in some word of the question are modelled, plus one *filler*
+  letter standing for all the others (they are interchangeable: each matches no letter of
+  any word in the question). Fewer letters means fewer variables and no symmetric copies.
+* **Walks (revisits allowed): support-style reachability layers.** For a word that must
+  appear, ``s[i, j, c]`` reads "a walk spelling the first i+1 letters with at most j
+  alterations can end at cell c". Each true ``s`` must be *supported*:
+  ``s[i,j,c] -> A or (x[c, w_i] and C)`` with ``A = OR s[i-1, j-1, c']`` (an alteration here)
+  and ``C = OR s[i-1, j, c']`` over the neighbours c' of c, written without auxiliaries as
+  the two clauses ``s -> A or x`` and ``s -> A or C``. One clause ``OR_c s[n-1, k, c]`` asks
+  for the word. No at-most-one per step is needed (a walk may revisit cells), so the solver
+  is free to keep many candidate cells alive: this beat one-hot position variables in most
+  solver/instance pairs when measured, with fewer clauses. Layers known to be all-true
+  (j > i: the first j letters can all be altered) are constants, not variables.
+* **Pinned spellings** (exact, one position altered, a given spelled form) are the same
+  layers with k = 0 and, per position, "letter l" or "any letter but l".
+* **Forbidden words (walks): forced reachability.** ``f[i, j, c]`` is forced *true* whenever
+  a walk spelling the prefix with <= j alterations can end at c (``x[c, w_i] and f[i-1,j,c']
+  -> f[i,j,c]``, ``f[i-1,j-1,c'] -> f[i,j,c]``), and ``not f[n-1, k, c]`` for every cell.
+  Propagation then refutes any grid that spells the word, exactly and without search.
+* **Simple paths: one-hot positions.** ``p[i, c]``: letter i sits on cell c; at most one
+  cell per step, at most one step per cell (no cell twice), ``p[i,c] -> OR p[i+1, c']``
+  over neighbours, and ``p[i,c] -> x[c, w_i] or alt[i]`` with ``sum alt <= k``. A forbidden
+  word under the simple rule has no compact encoding (simple-path non-existence), so it is
+  handled lazily by the fit loop: each grid is checked by the finder and a grid spelling the
+  word along a path gets a cut "this path has at least k+1 mismatches".
+* **Optional words** get a *found* variable y that guards their word clause (``y -> OR_c
+  s[n-1,k,c]``): y true only if the word is really there, so ``sum weight * y`` is a lower
+  bound of the real score. ``min_score`` and ``min_count`` are linear constraints on it
+  (required words count as constants). Fits are therefore sound (the real score is at least
+  the modelled one), and so are refutations (set y = "found" in any real grid).
+* **Symmetry breaking** (flag, only with no fixed cells): lex-leader — the grid's bit vector
+  ``x`` is lexicographically <= its image under each of the shape's symmetries, with one
+  auxiliary "prefixes equal so far" variable per bit. About 4k variables on 5x5.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from .grid import Grid
+from .model import BoolModel
+from .spec import FitSpec
+
+TRUE = 0  # a layer entry that is constantly true (no variable)
+
+
+@dataclass
+class Encoding:
+    """A model together with what is needed to read a solution back."""
+
+    spec: FitSpec
+    model: BoolModel
+    alphabet: tuple[str, ...]
+    filler: str | None
+    letter_vars: list[dict[str, int]]
+    found_vars: dict[str, int] = field(default_factory=dict)
+
+    def decode(self, true_vars: Iterable[int]) -> Grid:
+        """The grid a solution describes (filler cells get the filler letter)."""
+        true_set = set(true_vars)
+        letters = []
+        for cell, table in enumerate(self.letter_vars):
+            chosen = [letter for letter, var in table.items() if var in true_set]
+            if len(chosen) != 1:
+                raise AssertionError(f"cell {cell} has {len(chosen)} letters in the solution")
+            letters.append(chosen[0])
+        return Grid(self.spec.board, "".join(letters))
+
+    def forbid_path(self, word: str, path: Sequence[int]) -> None:
+        """Cut off one path spelling ``word``: at least budget+1 of its cells must mismatch."""
+        lits = []
+        for cell, letter in zip(path, word, strict=True):
+            var = self.letter_vars[cell].get(letter)
+            if var is not None:
+                lits.append(var)
+        self.model.add_linear(lits, None, "<=", len(word) - self.spec.budget - 1,
+                              name=f"cut:{word}")
+
+
+def modelled_alphabet(spec: FitSpec) -> tuple[tuple[str, ...], str | None]:
+    """Letters worth modelling for ``spec``, and the filler letter standing for the rest."""
+    used: set[str] = set()
+    for req in spec.required:
+        used.update(req.word)
+        if req.spelled:
+            used.update(req.spelled)
+        if req.letter:
+            used.add(req.letter)
+    for word in (*spec.forbidden, *spec.optional):
+        used.update(word)
+    used.update(spec.fixed.values())
+    spare = [ch for ch in string.ascii_uppercase if ch not in used]
+    filler = spare[0] if spare else None
+    alphabet = tuple(sorted(used)) + ((filler,) if filler else ())
+    return alphabet, filler
+
+
+class _Encoder:
+    def __init__(self, spec: FitSpec) -> None:
+        self.spec = spec
+        self.board = spec.board
+        self.model = BoolModel()
+        self.alphabet, self.filler = modelled_alphabet(spec)
+        self.letter_vars: list[dict[str, int]] = []
+        for cell in range(self.board.size):
+            row, col = self.board.coords(cell)
+            table = {ch: self.model.new_var(f"x_r{row + 1}c{col + 1}_{ch}") for ch in self.alphabet}
+            self.letter_vars.append(table)
+            self.model.exactly_one(list(table.values()), name=f"one_letter_r{row + 1}c{col + 1}")
+            if cell in spec.fixed:
+                self.model.add_clause([table[spec.fixed[cell]]])
+
+    # -- letters ---------------------------------------------------------------------------
+
+    def letter_lit(self, cell: int, letter: str, must_equal: bool = True) -> int | None:
+        """Literal for "cell holds letter" (or "does not"); None when the letter is not modelled."""
+        var = self.letter_vars[cell].get(letter)
+        if var is None:
+            return None if must_equal else TRUE
+        return var if must_equal else -var
+
+    # -- walks -----------------------------------------------------------------------------
+
+    def walk_support(self, tag: str, steps: Sequence[tuple[str, bool]], budget: int) -> list[int]:
+        """Support layers for a walk spelling ``steps`` with <= budget alterations.
+
+        Returns the literals "the walk can end at c with <= budget alterations" (TRUE for a
+        constant), whose disjunction asserts the word.
+        """
+        board = self.board
+        prev: list[list[int | None]] = []  # prev[j][c]: var, TRUE, or None (impossible)
+        for i, (letter, must_equal) in enumerate(steps):
+            layer: list[list[int | None]] = []
+            for j in range(budget + 1):
+                row: list[int | None] = []
+                for cell in range(board.size):
+                    row.append(self._support_var(tag, i, j, cell, letter, must_equal, prev))
+                layer.append(row)
+            prev = layer
+        return [lit for lit in prev[budget] if lit is not None]
+
+    def _support_var(self, tag, i, j, cell, letter, must_equal, prev) -> int | None:
+        model = self.model
+        letter_lit = self.letter_lit(cell, letter, must_equal)
+        if i == 0:
+            if j >= 1:
+                return TRUE
+            if letter_lit is None:
+                return None
+            if letter_lit == TRUE:
+                return TRUE
+            return letter_lit
+        near = self.board.neighbours[cell]
+        altered = [prev[j - 1][c] for c in near if prev[j - 1][c] is not None] if j else []
+        if TRUE in altered:
+            return TRUE
+        same = [prev[j][c] for c in near if prev[j][c] is not None]
+        if letter_lit is None or not same:
+            if not altered:
+                return None
+            same_possible = False
+        else:
+            same_possible = True
+        if same_possible and letter_lit == TRUE and TRUE in same:
+            return TRUE
+        var = model.new_var(f"s_{tag}_{i}_{j}_{cell}")
+        if same_possible:
+            if letter_lit != TRUE:
+                model.add_clause([-var, *altered, letter_lit])
+            if TRUE not in same:
+                model.add_clause([-var, *altered, *same])
+        else:
+            model.add_clause([-var, *altered])
+        return var
+
+    def walk_forbid(self, word: str, budget: int) -> None:
+        """Forced-reachability layers refuting every walk that spells ``word`` within budget."""
+        model, board = self.model, self.board
+        prev: list[list[int | None]] = []  # var, TRUE, or None (never reachable)
+        for i, letter in enumerate(word):
+            layer = []
+            for j in range(budget + 1):
+                row: list[int | None] = []
+                for cell in range(board.size):
+                    lit = self.letter_lit(cell, letter)
+                    if i == 0:
+                        row.append(TRUE if j >= 1 else lit)
+                        continue
+                    near = board.neighbours[cell]
+                    altered = [prev[j - 1][c] for c in near if prev[j - 1][c] is not None] if j else []
+                    same = [prev[j][c] for c in near if prev[j][c] is not None] if lit is not None else []
+                    if TRUE in altered:
+                        row.append(TRUE)
+                        continue
+                    if not altered and not same:
+                        row.append(None)
+                        continue
+                    var = model.new_var(f"f_{word}_{i}_{j}_{cell}")
+                    for a in altered:
+                        model.add_clause([-a, var])
+                    for s in same:
+                        model.add_clause([var, *([] if s == TRUE else [-s]), -lit])
+                    row.append(var)
+                layer.append(row)
+            prev = layer
+        for lit in prev[budget]:
+            if lit == TRUE:
+                model.add_clause([])  # the word is spelled in every grid
+                return
+            if lit is not None:
+                model.add_clause([-lit])
+
+    # -- simple paths ----------------------------------------------------------------------
+
+    def simple_positions(self, tag: str, steps: Sequence[tuple[str, bool]] | None, word: str,
+                         budget: int, guard: int | None) -> None:
+        """One-hot position encoding of a simple path spelling ``word`` (or ``steps``)."""
+        model, board = self.model, self.board
+        n = len(word)
+        if n > board.size:
+            model.add_clause([-guard] if guard else [])
+            return
+        pos = [[model.new_var(f"p_{tag}_{i}_{c}") for c in range(board.size)] for i in range(n)]
+        for i in range(n):
+            model.at_most_one(pos[i])
+        start = [*([-guard] if guard else []), *pos[0]]
+        model.add_clause(start)
+        for c in range(board.size):
+            model.at_most_one([pos[i][c] for i in range(n)])
+        for i in range(n - 1):
+            for c in range(board.size):
+                model.add_clause([-pos[i][c], *(pos[i + 1][d] for d in board.neighbours[c])])
+        alts: list[int] = []
+        if steps is None:
+            alts = [model.new_var(f"alt_{tag}_{i}") for i in range(n)] if budget else []
+            if alts and budget < n:
+                model.add_linear(alts, None, "<=", budget, name=f"budget_{tag}")
+        for i in range(n):
+            letter, must_equal = steps[i] if steps else (word[i], True)
+            for c in range(board.size):
+                lit = self.letter_lit(c, letter, must_equal)
+                clause = [-pos[i][c]]
+                if lit == TRUE:
+                    continue
+                if lit is not None:
+                    clause.append(lit)
+                if alts:
+                    clause.append(alts[i])
+                model.add_clause(clause)
+
+    # -- requirements ------------------------------------------------------------------------
+
+    def want(self, tag: str, word: str, steps: Sequence[tuple[str, bool]] | None,
+             guard: int | None) -> None:
+        """Assert the word (or, with a guard variable, ``guard -> word``)."""
+        budget = self.spec.budget if steps is None else 0
+        if self.spec.path_rule == "simple":
+            self.simple_positions(tag, steps, word, self.spec.budget, guard)
+            return
+        steps = steps or tuple((ch, True) for ch in word)
+        ends = self.walk_support(tag, steps, budget)
+        if TRUE in ends:
+            return
+        self.model.add_clause([*([-guard] if guard else []), *ends])
+
+    def symmetry_breaking(self) -> None:
+        """Lex-leader: the grid is lexicographically least among its symmetric images."""
+        model = self.model
+        bits = [(cell, ch) for cell in range(self.board.size) for ch in self.alphabet]
+        for perm in self.board.symmetries[1:]:
+            equal = TRUE
+            for cell, ch in bits:
+                if perm[cell] == cell:
+                    continue
+                a = self.letter_vars[cell][ch]
+                b = self.letter_vars[perm[cell]][ch]
+                prefix = [] if equal == TRUE else [-equal]
+                # while equal so far, a <= b: not (a and not b)
+                model.add_clause([*prefix, -a, b])
+                nxt = model.new_var("")
+                model.add_clause([*prefix, -a, -b, nxt])
+                model.add_clause([*prefix, a, b, nxt])
+                equal = nxt
+
+
+def encode(spec: FitSpec) -> Encoding:
+    """Encode a fit question as one BoolModel (see the module docstring for the encodings)."""
+    enc = _Encoder(spec)
+    for req in spec.required:
+        enc.want(req.word, req.word, req.pattern(), guard=None)
+    if spec.path_rule == "walk":
+        for word in spec.forbidden:
+            enc.walk_forbid(word, spec.budget)
+    found_vars: dict[str, int] = {}
+    if spec.min_score is not None or spec.min_count is not None:
+        for word in spec.optional:
+            y = enc.model.new_var(f"found_{word}")
+            found_vars[word] = y
+            enc.want(f"opt_{word}", word, None, guard=y)
+        _add_targets(enc.model, spec, found_vars)
+    if spec.symmetry_breaking:
+        enc.symmetry_breaking()
+    return Encoding(spec, enc.model, enc.alphabet, enc.filler, enc.letter_vars, found_vars)
+
+
+def _add_targets(model: BoolModel, spec: FitSpec, found_vars: dict[str, int]) -> None:
+    required = spec.required_words
+    words = list(found_vars)
+    if spec.min_score is not None:
+        given = sum(spec.words.weight(w) for w in required if w in spec.words)
+        need = spec.min_score - given
+        if need > 0:
+            weights = [spec.optional[w] for w in words]
+            if sum(weights) < need:
+                model.add_clause([])
+            else:
+                model.add_linear([found_vars[w] for w in words], weights, ">=", need,
+                                 name="min_score")
+    if spec.min_count is not None:
+        need = spec.min_count - len(required)
+        if need > 0:
+            if len(words) < need:
+                model.add_clause([])
+            else:
+                model.add_linear([found_vars[w] for w in words], None, ">=", need,
+                                 name="min_count")

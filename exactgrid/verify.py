@@ -1,0 +1,47 @@
+"""Independent checks of a grid against a fit question, with the finder alone.
+
+Nothing here looks at the encoder's model: a grid is accepted only when the exact finder
+spells every requirement the way it is pinned down and spells no forbidden word.
+"""
+
+from __future__ import annotations
+
+from .finder import Match, Score, find, find_pattern, score
+from .grid import Grid
+from .spec import FitSpec, Requirement
+
+
+def requirement_holds(grid: Grid, req: Requirement, budget: int, path_rule: str) -> Match | None:
+    """The witness (a Match) that ``grid`` meets ``req``, or None. Independent of the model."""
+    steps = req.pattern()
+    if steps is None:
+        return find(grid, req.word, budget, path_rule)  # type: ignore[arg-type]
+    return find_pattern(grid, req.word, steps, path_rule)  # type: ignore[arg-type]
+
+
+def check_grid(spec: FitSpec, grid: Grid) -> tuple[list[Match], Score, list[str]]:
+    """Check a grid against a spec with the finder alone: (witnesses, full score, problems)."""
+    problems: list[str] = []
+    witnesses: list[Match] = []
+    for req in spec.required:
+        match = requirement_holds(grid, req, spec.budget, spec.path_rule)
+        if match is None:
+            problems.append(f"{req.describe()} is not spelled")
+        else:
+            witnesses.append(match)
+    for word in spec.forbidden:
+        if find(grid, word, spec.budget, spec.path_rule) is not None:
+            problems.append(f"forbidden {word} is spelled")
+    for cell, letter in spec.fixed.items():
+        if grid.letters[cell] != letter:
+            problems.append(f"fixed cell {spec.board.label(cell)} is not {letter}")
+    weights = spec.scoring_weights()
+    result = score(grid, spec.words, spec.budget, spec.path_rule)
+    counted = [s for s in result.found if s.match.word in weights]
+    if spec.min_score is not None:
+        total = sum(weights[s.match.word] for s in counted)
+        if total < spec.min_score:
+            problems.append(f"scores {total:,} < {spec.min_score:,}")
+    if spec.min_count is not None and len(counted) < spec.min_count:
+        problems.append(f"holds {len(counted)} words < {spec.min_count}")
+    return witnesses, result, problems
