@@ -40,6 +40,7 @@ Encodings, and why
 
 from __future__ import annotations
 
+import itertools
 import string
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -270,6 +271,45 @@ class _Encoder:
             return
         self.model.add_clause([*([-guard] if guard else []), *ends])
 
+    def letter_presence(self) -> None:
+        """Redundant counting: the letters the required words cannot do without need cells.
+
+        ``u[l]`` -> some cell holds l; a pinned letter needs its u; with budget k a letter
+        occurring more than k times needs its u, and of any k+1 distinct letters of the word
+        one is present (k <= 1 only, to keep it small); and at most one u per cell.
+        This lets the solver refute over-full grids by counting instead of by search.
+        """
+        model, spec = self.model, self.spec
+        present: dict[str, int] = {}
+
+        def u(letter: str) -> int:
+            if letter not in present:
+                present[letter] = model.new_var(f"has_{letter}")
+                cells = [self.letter_vars[c][letter] for c in range(self.board.size)]
+                model.add_clause([-present[letter], *cells])
+            return present[letter]
+
+        for req in spec.required:
+            steps = req.pattern()
+            if steps is not None:
+                for letter, must_equal in steps:
+                    if must_equal:
+                        model.add_clause([u(letter)])
+                continue
+            counts = {ch: req.word.count(ch) for ch in req.word}
+            if spec.budget == 0:
+                for letter in counts:
+                    model.add_clause([u(letter)])
+            elif spec.budget == 1:
+                for letter, times in counts.items():
+                    if times > 1:
+                        model.add_clause([u(letter)])
+                letters = sorted(counts)
+                for a, b in itertools.combinations(letters, 2):
+                    model.add_clause([u(a), u(b)])
+        if len(present) > self.board.size:
+            model.add_linear(list(present.values()), None, "<=", self.board.size, name="letters_fit")
+
     def symmetry_breaking(self) -> None:
         """Lex-leader: the grid is lexicographically least among its symmetric images."""
         model = self.model
@@ -290,9 +330,11 @@ class _Encoder:
                 equal = nxt
 
 
-def encode(spec: FitSpec) -> Encoding:
+def encode(spec: FitSpec, letter_presence: bool = True) -> Encoding:
     """Encode a fit question as one BoolModel (see the module docstring for the encodings)."""
     enc = _Encoder(spec)
+    if letter_presence:
+        enc.letter_presence()
     for req in spec.required:
         enc.want(req.word, req.word, req.pattern(), guard=None)
     if spec.path_rule == "walk":
