@@ -1,0 +1,162 @@
+"""Text rendering: a grid as a block, a table of found words, a checklist verdict table.
+
+How an altered letter is shown: in the *spelled* column the substituted letter is written in
+lower case, the rest in upper case (``CALIlORNIA`` is CALIFORNIA with its 5th letter read as
+L). Lower case keeps the column as wide as the word, survives copy-paste and needs no colour;
+the *altered* column says the same thing explicitly: ``5 F->L`` (1-based position, the word's
+letter, then the grid's letter). A word spelled exactly shows ``-`` there.
+
+Paths are cell labels from :meth:`Board.label` (``r1c2`` = row 1, column 2, both 1-based).
+Each function also has a ``*_dict`` twin giving the same facts as JSON-ready data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from .achieve import ChecklistResult
+from .finder import Match, Score
+from .grid import Grid
+from .words import us_states_info
+
+
+def grid_block(grid: Grid) -> str:
+    """The grid as rows of letters separated by spaces, one row per line."""
+    return grid.block(spaced=True)
+
+
+def marked_spelling(match: Match) -> str:
+    """The spelled form with altered letters in lower case: ``CALIlORNIA``."""
+    altered = set(match.altered)
+    return "".join(c.lower() if i in altered else c for i, c in enumerate(match.spelled))
+
+
+def alterations(match: Match) -> list[tuple[int, str, str]]:
+    """Each alteration as (1-based position, the word's letter, the grid's letter)."""
+    return [(i + 1, match.word[i], match.spelled[i]) for i in match.altered]
+
+
+def alteration_text(match: Match) -> str:
+    """Alterations as text, ``5 F->L`` (comma-separated if several), or ``-`` when exact."""
+    return ", ".join(f"{pos} {old}->{new}" for pos, old, new in alterations(match)) or "-"
+
+
+def path_labels(grid: Grid, match: Match) -> list[str]:
+    """The path of a match as cell labels (``r1c2``)."""
+    return [grid.board.label(c) for c in match.path]
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]], right: Sequence[int] = ()) -> str:
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
+
+    def line(cells: Sequence[str]) -> str:
+        parts = [
+            str(c).rjust(w) if i in right else str(c).ljust(w)
+            for i, (c, w) in enumerate(zip(cells, widths, strict=True))
+        ]
+        return "  ".join(parts).rstrip()
+
+    return "\n".join([line(header), line(["-" * w for w in widths]), *(line(r) for r in rows)])
+
+
+def words_table(result: Score) -> str:
+    """A table of the found words: word, weight, spelled form, alteration, path.
+
+    Weights are shown as populations with thousands separators. An empty result gives a
+    one-line note instead of an empty table.
+    """
+    if not result.found:
+        return "(no words found)"
+    rows = [
+        [
+            s.match.word,
+            f"{s.weight:,}",
+            marked_spelling(s.match),
+            alteration_text(s.match),
+            " ".join(path_labels(result.grid, s.match)),
+        ]
+        for s in result.found
+    ]
+    return _table(["state", "population", "spelled", "altered", "path"], rows, right=(1,))
+
+
+def score_text(result: Score) -> str:
+    """The grid block, the total and count, and the words table, as printed by ``exactgrid score``."""
+    board = result.grid.board
+    rule = f"{board.rows}x{board.cols}, {board.moves} moves, {result.path_rule}s, budget {result.budget}"
+    return "\n".join(
+        [
+            grid_block(result.grid),
+            "",
+            f"grid   {result.grid.letters}  ({rule})",
+            f"total  {result.total:,}",
+            f"count  {len(result.found)}",
+            "",
+            words_table(result),
+        ]
+    )
+
+
+def checklist_table(result: ChecklistResult) -> str:
+    """One line per item: PASS/FAIL, key, title, evidence; then a summary line."""
+    rows = [["PASS" if r.passed else "FAIL", r.key, r.title, r.evidence] for r in result.items]
+    table = _table(["", "item", "title", "evidence"], rows)
+    passed = sum(r.passed for r in result.items)
+    summary = f"{passed} of {len(result.items)} passed"
+    if result.failed:
+        summary += f"; failed: {', '.join(result.failed)}"
+    return f"{table}\n\n{summary}"
+
+
+def grid_dict(grid: Grid) -> dict[str, Any]:
+    """JSON-ready grid facts: letters, rows, shape [rows, cols], moves."""
+    return {
+        "grid": grid.letters,
+        "rows": grid.rows(),
+        "shape": [grid.board.rows, grid.board.cols],
+        "moves": grid.board.moves,
+    }
+
+
+def score_dict(result: Score) -> dict[str, Any]:
+    """JSON-ready score: grid facts, path_rule, budget, total, count and ``found`` (one dict per word).
+
+    Each found entry has: state, name (US state name, or the word), population (the weight),
+    spelled (as in the grid, upper case), marked (altered letters lower case), altered (list of
+    {position (1-based), from, to}), path (cell labels) and cells (0-based row-major indices).
+    """
+    names = {s.key: s.name for s in us_states_info()}
+    found = [
+        {
+            "state": s.match.word,
+            "name": names.get(s.match.word, s.match.word),
+            "population": s.weight,
+            "spelled": s.match.spelled,
+            "marked": marked_spelling(s.match),
+            "altered": [{"position": p, "from": a, "to": b} for p, a, b in alterations(s.match)],
+            "path": path_labels(result.grid, s.match),
+            "cells": list(s.match.path),
+        }
+        for s in result.found
+    ]
+    return {
+        **grid_dict(result.grid),
+        "path_rule": result.path_rule,
+        "budget": result.budget,
+        "total": result.total,
+        "count": len(result.found),
+        "found": found,
+    }
+
+
+def checklist_dict(result: ChecklistResult) -> dict[str, Any]:
+    """JSON-ready checklist verdict: checklist name and source, water_borders, passed, failed, items."""
+    return {
+        "checklist": result.checklist.name,
+        "checklist_source": result.checklist.source,
+        "water_borders": result.water_borders,
+        "passed": result.passed,
+        "failed": list(result.failed),
+        "items": [r.to_dict() for r in result.items],
+    }

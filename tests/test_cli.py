@@ -1,0 +1,172 @@
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from exactgrid.cli import cli
+
+SEED_3X3 = "thoainesl"
+SEED_5X5 = "WTIMAENSVFKOALIRCSROENAIN"
+# All eight awards but NOCAL need 20+ states; this 3x3 grid passes a custom list instead.
+EASY = """
+[[items]]
+key = "OHIO"
+required = ["Ohio"]
+
+[[items]]
+key = "NOTX"
+forbidden = ["TX"]
+"""
+
+
+def run(*args):
+    return CliRunner().invoke(cli, list(args))
+
+
+def test_score_text():
+    result = run("score", SEED_3X3)
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[:3] == ["T H O", "A I N", "E S L"]
+    assert "total  32,913,047" in result.stdout
+    assert "count  5" in result.stdout
+    utah = next(line for line in lines if line.startswith("UTAH"))
+    assert utah.split() == ["UTAH", "3,271,616", "aTAH", "1", "U->A", "r2c1", "r1c1", "r2c1", "r1c2"]
+    ohio = next(line for line in lines if line.startswith("OHIO"))
+    assert ohio.split()[2:4] == ["OHIO", "-"]
+
+
+def test_score_json():
+    result = run("score", "THO/ain/E S L", "--json")
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert data["grid"] == "THOAINESL" and data["shape"] == [3, 3] and data["rows"] == ["THO", "AIN", "ESL"]
+    assert (data["total"], data["count"], data["budget"], data["moves"], data["path_rule"]) == (
+        32_913_047, 5, 1, "king", "walk",
+    )
+    idaho = next(f for f in data["found"] if f["state"] == "IDAHO")
+    assert idaho["spelled"] == "IEAHO" and idaho["marked"] == "IeAHO"
+    assert idaho["altered"] == [{"position": 2, "from": "D", "to": "E"}]
+    assert idaho["name"] == "Idaho" and idaho["population"] == 1_839_106
+    assert len(idaho["path"]) == len(idaho["cells"]) == 5
+    assert [f["state"] for f in data["found"]] == ["ILLINOIS", "OHIO", "UTAH", "IOWA", "IDAHO"]
+
+
+def test_score_options_change_the_answer():
+    exact = json.loads(run("score", SEED_3X3, "--budget", "0", "--json").stdout)
+    assert [f["state"] for f in exact["found"]] == ["OHIO"]
+    rook = json.loads(run("score", SEED_3X3, "--moves", "rook", "--json").stdout)
+    assert rook["moves"] == "rook" and rook["total"] < 32_913_047
+    simple = json.loads(run("score", SEED_3X3, "--path", "simple", "--json").stdout)
+    # the grid has one I: ILLINOIS (three I's) needs 2+ alterations without revisiting a cell
+    assert "ILLINOIS" not in {f["state"] for f in simple["found"]}
+    assert {"UTAH", "OHIO"} <= {f["state"] for f in simple["found"]}
+    # ... and one O: exact OHIO needs the O cell twice
+    assert run("score", SEED_3X3, "--path", "simple", "--budget", "0", "--json").stdout.count('"state"') == 0
+    wide = json.loads(run("score", "OHIOXX", "--shape", "1x6", "--budget", "0", "--json").stdout)
+    assert wide["shape"] == [1, 6] and [f["state"] for f in wide["found"]] == ["OHIO"]
+
+
+def test_grid_from_file(tmp_path):
+    path = tmp_path / "grid.txt"
+    path.write_text("W T I M A\nE N S V F\nK O A L I\nR C S R O\nE N A I N\n")
+    data = json.loads(run("score", str(path), "--json").stdout)
+    assert data["total"] == 188_652_076 and data["count"] == 18
+
+
+def test_check_seed_5x5_fails_with_evidence():
+    result = run("check", SEED_5X5)
+    assert result.exit_code == 1
+    out = result.stdout
+    assert "PASS  QUALIFY" in out and "FAIL  C2C" in out and "FAIL  20S" in out
+    assert "missing MARYLAND, MASSACHUSETTS, MICHIGAN, MINNESOTA, MISSISSIPPI, MISSOURI, MONTANA" in out
+    assert "reach only ALABAMA, FLORIDA, MAINE, NEWYORK, VIRGINIA" in out
+    assert "1 of 8 passed" in out
+
+
+def test_check_json():
+    result = run("check", SEED_5X5, "--json")
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    assert data["total"] == 188_652_076 and data["passed"] is False
+    assert data["failed"] == ["20S", "200M", "PA", "M8", "4C", "NOCAL", "C2C"]
+    assert data["water_borders"] is False
+    items = {i["key"]: i for i in data["items"]}
+    assert items["QUALIFY"]["passed"] is True and items["C2C"]["details"]["chain"] is None
+    assert set(items["C2C"]) == {"key", "title", "kind", "passed", "evidence", "details"}
+
+
+def test_check_passes_with_custom_checklist(tmp_path):
+    path = tmp_path / "easy.toml"
+    path.write_text(EASY)
+    result = run("check", SEED_3X3, "--checklist", str(path))
+    assert result.exit_code == 0, result.output
+    assert "PASS  OHIO" in result.stdout and "2 of 2 passed" in result.stdout
+    assert run("check", SEED_3X3, "--only", "nocal").exit_code == 0
+    assert run("check", SEED_3X3, "--only", "NOCAL", "--only", "C2C").exit_code == 1
+
+
+def test_check_water_borders_flag(tmp_path):
+    # A 1x21 strip spelling OHIO, MICHIGAN, MINNESOTA exactly: Michigan meets Minnesota only in
+    # Lake Superior, so the OH -> MN chain exists only with water borders.
+    path = tmp_path / "lakes.toml"
+    path.write_text('[[items]]\nkey = "LAKES"\nchain = { from = "OHIO", to = "MINNESOTA" }\n')
+    opts = ["--checklist", str(path), "--budget", "0", "--shape", "1x21", "--json"]
+    dry = run("check", "OHIOMICHIGANMINNESOTA", *opts)
+    wet = run("check", "OHIOMICHIGANMINNESOTA", *opts, "--water-borders")
+    found = {f["state"] for f in json.loads(dry.stdout)["found"]}
+    assert {"OHIO", "MICHIGAN", "MINNESOTA"} <= found and "WISCONSIN" not in found
+    assert dry.exit_code == 1 and wet.exit_code == 0
+    assert json.loads(wet.stdout)["items"][0]["details"]["chain"] == ["OHIO", "MICHIGAN", "MINNESOTA"]
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["score", "abc"], "not square"),
+        (["score", "thoa1nesl"], "letters A-Z only"),
+        (["score", ""], "empty"),
+        (["score", SEED_3X3, "--shape", "2x3"], "needs 6 letters, got 9"),
+        (["score", SEED_3X3, "--shape", "0x9"], "rows must be"),
+        (["score", SEED_3X3, "--shape", "big"], "shape must look like"),
+        (["score", SEED_3X3, "--moves", "queen"], "queen"),
+        (["score", SEED_3X3, "--budget", "-1"], "--budget"),
+        (["score", "missing/grid.txt"], "no such grid file"),
+        (["score"], "Missing argument 'GRID'"),
+        (["check", SEED_3X3, "--checklist", "nope.toml"], "cannot read checklist"),
+        (["check", SEED_3X3, "--only", "XYZ"], "unknown checklist item XYZ"),
+        (["frobnicate"], "No such command"),
+    ],
+)
+def test_bad_input_is_one_line_exit_2(args, needle):
+    result = run(*args)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith("Error: ")
+    assert needle in result.stderr
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(
+    ("toml", "needle"),
+    [
+        ("[[items]\nkey = 'A'", "malformed TOML"),
+        ("[[items]]\nkey = 'A'\nrequired = ['Narnia']", "unknown state 'Narnia'"),
+        ("[[items]]\nkey = 'A'\nrequired = ['OH']\ncolour = 'red'", "unknown field colour"),
+        ("[[items]]\nkey = 'A'\nmin_states = 'many'", "min_states must be a whole number"),
+    ],
+)
+def test_bad_checklist_is_one_line_exit_2(tmp_path, toml, needle):
+    path = tmp_path / "bad.toml"
+    path.write_text(toml)
+    result = run("check", SEED_3X3, "--checklist", str(path))
+    assert result.exit_code == 2
+    assert result.stderr.count("\n") == 1 and needle in result.stderr and "bad.toml" in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_console_script_is_installed():
+    from importlib.metadata import entry_points
+
+    (script,) = [e for e in entry_points(group="console_scripts") if e.name == "exactgrid"]
+    assert script.value == "exactgrid.cli:main"
