@@ -1,0 +1,190 @@
+"""Benchmark exactgrid.fastscore.Scorer: grids/s for batch and one-at-a-time scoring.
+
+    python tools/bench_score.py                       # default sizes, 5 repeats
+    python tools/bench_score.py --grids 131072 --repeats 7 --seed 3
+    python tools/bench_score.py --climb               # redo the hill-climb that found GOOD
+
+All 50 states, budget 1, walks, king moves, 5x5, one core (numpy is single-threaded for
+these ufuncs). Grid kinds:
+
+* good    -- one-letter mutations of GOOD (a grid over 200M found by the seeded hill-climb
+             below), the population a local search scores; sampled with replacement.
+* uniform -- letters uniform over A-Z.
+* states  -- letters drawn from the letter frequencies of the 50 state names.
+
+Modes: ``batch`` scores all grids in one ``score_batch`` call; ``batch600`` scores them in
+calls of 600 grids (one whole neighbourhood of a 5x5 grid per call); ``score_one`` and
+``found_mask`` make one Python call per grid. Every timing is repeated and the table shows
+the best and the median rate: the machine is shared, so the best is the least disturbed.
+Prints the table and the command line; writes nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import shlex
+import statistics
+import sys
+import time
+from collections import Counter
+
+import numpy as np
+
+from exactgrid.fastscore import Scorer
+from exactgrid.finder import score as finder_score
+from exactgrid.geometry import Board
+from exactgrid.grid import Grid
+from exactgrid.words import us_states
+
+SEED_GRID = "WTIMAENSVFKOALIRCSROENAIN"  # 188,652,076 points
+GOOD = "UTIMAECHNFGOALIRNSROOCAIN"  # found by hill_climb(seed=1) from SEED_GRID
+GOOD_SCORE = 203_520_793
+ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def neighbours(grid: str) -> list[str]:
+    """All grids one letter away from ``grid`` (25 letters other than the current, per cell)."""
+    return [grid[:i] + c + grid[i + 1:] for i in range(len(grid)) for c in ALPHABET if c != grid[i]]
+
+
+def climb(scorer: Scorer, grid: str) -> tuple[str, int]:
+    """Steepest ascent over one-letter changes, scoring each neighbourhood in one batch."""
+    current = scorer.score_one(grid)
+    while True:
+        options = neighbours(grid)
+        totals, _ = scorer.score_batch(options)
+        best = int(np.argmax(totals))  # first best: deterministic
+        if totals[best] <= current:
+            return grid, current
+        grid, current = options[best], int(totals[best])
+
+
+def hill_climb(scorer: Scorer, start: str, seed: int = 1, target: int = 200_000_000,
+               rounds: int = 2000, verbose: bool = False) -> tuple[str, int]:
+    """Iterated local search: climb, then kick 2-4 random cells of the best grid and climb again."""
+    rng = random.Random(seed)
+    best, best_score = climb(scorer, start)
+    for round_no in range(1, rounds + 1):
+        if best_score > target:
+            break
+        kicked = list(best)
+        for _ in range(rng.randint(2, 4)):
+            kicked[rng.randrange(len(kicked))] = rng.choice(ALPHABET)
+        grid, total = climb(scorer, "".join(kicked))
+        if total > best_score:
+            best, best_score = grid, total
+            if verbose:
+                print(f"  round {round_no}: {best} {best_score:,}")
+    return best, best_score
+
+
+def state_letter_weights() -> tuple[list[str], list[int]]:
+    """Letters and their counts over the 50 state names."""
+    counts = Counter("".join(us_states().words))
+    letters = sorted(counts)
+    return letters, [counts[c] for c in letters]
+
+
+def make_grids(kind: str, n: int, seed: int) -> np.ndarray:
+    """``n`` grids of one kind as an (n, 25) uint8 code array, deterministic in ``seed``."""
+    rng = np.random.default_rng(seed)
+    if kind == "good":
+        pool = np.frombuffer("".join(neighbours(GOOD)).encode(), dtype=np.uint8).reshape(-1, 25) - 65
+        return pool[rng.integers(0, len(pool), n)]
+    if kind == "uniform":
+        return rng.integers(0, 26, (n, 25), dtype=np.uint8)
+    letters, weights = state_letter_weights()
+    p = np.array(weights, dtype=float) / sum(weights)
+    codes = np.array([ord(c) - 65 for c in letters], dtype=np.uint8)
+    return codes[rng.choice(len(codes), size=(n, 25), p=p)]
+
+
+def as_strings(codes: np.ndarray) -> list[str]:
+    """Code rows back to strings."""
+    flat = (codes + 65).astype(np.uint8).tobytes().decode()
+    return [flat[i:i + 25] for i in range(0, len(flat), 25)]
+
+
+def timed(fn, repeats: int, count: int) -> tuple[float, float]:
+    """(best, median) grids/s of ``fn`` scoring ``count`` grids, over ``repeats`` runs."""
+    rates = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        rates.append(count / (time.perf_counter() - start))
+    return max(rates), statistics.median(rates)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--grids", type=int, default=65536, help="grids per kind for the batch modes")
+    parser.add_argument("--one", type=int, default=5000, help="grids per kind for the one-at-a-time modes")
+    parser.add_argument("--finder", type=int, default=30, help="grids per kind for the reference finder (0: skip)")
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--kinds", default="good,uniform,states")
+    parser.add_argument("--climb", action="store_true", help="rerun the seeded hill-climb that found GOOD")
+    args = parser.parse_args()
+    print("$ python " + shlex.join(sys.argv))
+
+    words = us_states()
+    board = Board(5, 5)
+    scorer = Scorer(board, words, budget=1)
+
+    reference = finder_score(Grid(board, GOOD), words, 1).total
+    assert reference == GOOD_SCORE == scorer.score_one(GOOD), (reference, GOOD_SCORE)
+    print(f"GOOD = {GOOD}: {reference:,} (exactgrid.finder), {len(scorer.found_words(GOOD))} states")
+    if args.climb:
+        print(f"hill-climb from {SEED_GRID} ({scorer.score_one(SEED_GRID):,}), seed 1:")
+        grid, total = hill_climb(scorer, SEED_GRID, seed=1, verbose=True)
+        print(f"  result {grid} {total:,}; finder says {finder_score(Grid(board, grid), words, 1).total:,}")
+
+    rows = []
+    for k, kind in enumerate(args.kinds.split(",")):
+        codes = make_grids(kind, args.grids, args.seed + k)
+        texts = as_strings(codes[: args.one])
+        # cross-check before timing: batch == one at a time on a sample
+        totals, found = scorer.score_batch(codes[:500])
+        assert [scorer.score_one(t) for t in as_strings(codes[:500])] == totals.tolist()
+        mean_total = float(scorer.score_batch(codes)[0].mean())
+
+        def batch(codes=codes):
+            scorer.score_batch(codes)
+
+        def batch600(codes=codes):
+            for i in range(0, len(codes), 600):
+                scorer.score_batch(codes[i:i + 600])
+
+        def one(texts=texts):
+            for t in texts:
+                scorer.score_one(t)
+
+        def mask(texts=texts):
+            for t in texts:
+                scorer.found_mask(t)
+
+        runs = [("batch", batch, len(codes)), ("batch600", batch600, len(codes)),
+                ("score_one", one, len(texts)), ("found_mask", mask, len(texts))]
+        if args.finder:
+            ref_grids = [Grid(board, t) for t in texts[: args.finder]]
+
+            def ref(ref_grids=ref_grids):
+                for g in ref_grids:
+                    finder_score(g, words, 1)
+
+            runs.append(("finder (ref)", ref, len(ref_grids)))
+        for mode, fn, count in runs:
+            best, median = timed(fn, args.repeats if mode != "finder (ref)" else 1, count)
+            rows.append((mode, kind, count, best, median, mean_total))
+
+    print()
+    print("| mode | grids | N | best grids/s | median grids/s | best µs/grid | mean score |")
+    print("|---|---|---:|---:|---:|---:|---:|")
+    for mode, kind, count, best, median, mean_total in sorted(rows, key=lambda r: r[0]):
+        print(f"| {mode} | {kind} | {count:,} | {best:,.0f} | {median:,.0f} | {1e6 / best:.2f} | {mean_total:,.0f} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
