@@ -1,0 +1,93 @@
+from pathlib import Path
+
+import pytest
+
+from exactgrid.grid import parse_grid
+from exactgrid.spec import SpecError, build_spec, load_instance, parse_requirement
+from exactgrid.verify import check_grid
+from exactgrid.words import us_states
+
+ROOT = Path(__file__).resolve().parents[1]
+FIT_DIR = ROOT / "instances" / "benchmarks" / "fit"
+TOP10_GRID = "XPYLVASNAMTINIGWLORHFYACK"
+
+
+def test_requirement_forms():
+    states = us_states()
+    assert parse_requirement("ILLINOIS", states).mode == "anywhere"
+    assert parse_requirement("illinois:exact", states).pattern() == tuple((c, True) for c in "ILLINOIS")
+    pinned = parse_requirement("ILLINOIS:2", states)
+    assert pinned.position == 1 and pinned.pattern()[1] == ("L", False)
+    assert parse_requirement("ILLINOIS:2=N", states).pattern()[1] == ("N", True)
+    assert parse_requirement("ILLINOIS=INLINOIS", states).spelled == "INLINOIS"
+    assert parse_requirement("New York", states).word == "NEWYORK"
+    assert parse_requirement("NY:exact", states).word == "NEWYORK"
+
+
+@pytest.mark.parametrize("text,message", [
+    ("NARNIA", "unknown word"),
+    ("ILLINOIS:9", "position 9 is out of range 1..8"),
+    ("ILLINOIS:0", "out of range"),
+    ("ILLINOIS:2=L", "not an alteration"),
+    ("ILLINOIS=INLINOI", "must have 8 letters"),
+    ("ILLINOIS=INNINOIS", "alters 2 letters"),
+    ("ILLINOIS:sometimes", "after ':' put exact"),
+    ("ILLINOIS=IN1INOIS", "must be letters"),
+])
+def test_bad_requirements(text, message):
+    with pytest.raises(SpecError, match=message):
+        parse_requirement(text, us_states())
+
+
+def test_bad_specs():
+    with pytest.raises(SpecError, match="required twice"):
+        build_spec(requirements=["OHIO", "ohio:exact"])
+    with pytest.raises(SpecError, match="both required and forbidden"):
+        build_spec(requirements=["OHIO"], forbid=["OH"])
+    with pytest.raises(SpecError, match="fixed cells must be 3 rows of 3"):
+        build_spec(requirements=["OHIO"], shape="3x3", cells="O.O/...")
+    with pytest.raises(SpecError, match="not a letter"):
+        build_spec(requirements=["OHIO"], shape="3x3", cells="O.O/.5./...")
+    with pytest.raises(SpecError, match="needs a budget"):
+        build_spec(requirements=["OHIO:2"], budget=0)
+    with pytest.raises(SpecError, match="rows must be a whole number from 1 to 32"):
+        build_spec(requirements=["OHIO"], shape="0x5")
+
+
+def test_instance_files_load_and_bad_ones_fail(tmp_path):
+    assert len(list(FIT_DIR.glob("*.toml"))) >= 30
+    for path in FIT_DIR.glob("*.toml"):
+        spec, raw = load_instance(path)
+        assert raw["name"] == path.stem
+        assert spec.required or spec.min_score or spec.min_count
+    bad = tmp_path / "bad.toml"
+    bad.write_text('require = ["OHIO"\n')
+    with pytest.raises(SpecError, match="not valid TOML"):
+        load_instance(bad)
+    bad.write_text('require = ["OHIO"]\ncolour = "red"\n')
+    with pytest.raises(SpecError, match="unknown key"):
+        load_instance(bad)
+    bad.write_text('require = ["OHIO", 3]\n')
+    with pytest.raises(SpecError, match="list of strings"):
+        load_instance(bad)
+
+
+@pytest.mark.parametrize("name,grid", [
+    ("3x3_seed_five", "thoainesl"),
+    ("3x3_seed_pinned", "thoainesl"),
+    *((f"5x5_top{n}", TOP10_GRID) for n in range(5, 10)),
+])
+def test_expected_fits_have_known_witnesses(name, grid):
+    """The instances marked 'fits' are met by a known grid, checked by the finder alone."""
+    spec, raw = load_instance(FIT_DIR / f"{name}.toml")
+    assert raw["expect"] == "fits"
+    assert check_grid(spec, parse_grid(grid))[2] == []
+
+
+def test_top10_grid_holds_the_ten_most_populous_states():
+    states = us_states()
+    top10 = sorted(states.weights, key=lambda w: -states.weight(w))[:10]
+    spec = build_spec(requirements=top10)
+    witnesses, full, problems = check_grid(spec, parse_grid(TOP10_GRID))
+    assert problems == [] and len(witnesses) == 10
+    assert full.total == 229_028_713 and len(full) == 20
