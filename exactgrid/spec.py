@@ -201,6 +201,16 @@ def parse_cells(text: str, board: Board) -> dict[int, str]:
     return fixed
 
 
+def merge_fixed(board: Board, first: Mapping[int, str], second: Mapping[int, str]) -> dict[int, str]:
+    """Two sets of fixed cells as one; SpecError naming the cell where they disagree."""
+    merged = dict(first)
+    for cell, letter in second.items():
+        if merged.get(cell, letter) != letter:
+            raise SpecError(f"fixed cells contradict each other at {board.label(cell)}: {merged[cell]} and {letter}")
+        merged[cell] = letter
+    return merged
+
+
 def build_spec(
     *,
     requirements: Iterable[str] = (),
@@ -215,11 +225,12 @@ def build_spec(
     budget: int = 1,
     words: WordList | None = None,
     symmetry_breaking: bool = False,
+    fixed: Mapping[int, str] | None = None,
 ) -> FitSpec:
     """Build and validate a FitSpec from user-level words (as the CLI and TOML files give them).
 
-    ``optional`` may contain ``all`` for every word on the list. Raises SpecError or
-    ShapeError with a one-line message.
+    ``optional`` may contain ``all`` for every word on the list. ``fixed`` ({cell: letter})
+    is merged with ``cells``; the two must agree. Raises SpecError with a one-line message.
     """
     words = words or us_states()
     try:
@@ -257,7 +268,7 @@ def build_spec(
         raise SpecError(f"--min-score must be >= 0, got {min_score}")
     if min_count is not None and min_count < 0:
         raise SpecError(f"--min-count must be >= 0, got {min_count}")
-    fixed = parse_cells(cells, board) if cells else {}
+    fixed = merge_fixed(board, dict(fixed or {}), parse_cells(cells, board) if cells else {})
     if fixed and symmetry_breaking:
         raise SpecError("symmetry breaking needs a grid with no fixed cells")
     return FitSpec(

@@ -91,3 +91,13 @@ def test_top10_grid_holds_the_ten_most_populous_states():
     witnesses, full, problems = check_grid(spec, parse_grid(TOP10_GRID))
     assert problems == [] and len(witnesses) == 10
     assert full.total == 229_028_713 and len(full) == 20
+
+
+def test_contradictory_fixed_cells():
+    from exactgrid.geometry import Board
+    from exactgrid.spec import merge_fixed
+
+    board = Board(3, 3)
+    assert merge_fixed(board, {0: "O"}, {0: "O", 4: "H"}) == {0: "O", 4: "H"}
+    with pytest.raises(SpecError, match="contradict each other at r1c1: O and P"):
+        build_spec(requirements=["OHIO"], shape="3x3", cells="P../.../...", fixed={0: "O"})
