@@ -35,15 +35,18 @@ import click
 
 from . import __version__
 from .achieve import ChecklistError, default_checklist, evaluate, load_checklist
+from .backends.base import BackendError
 from .finder import PATH_RULES, score
-from .geometry import MOVE_RULES, ShapeError
+from .geometry import MOVE_RULES, ShapeError, parse_shape
 from .grid import Grid, GridError, parse_grid
 from .render import checklist_dict, checklist_table, score_dict, score_text
 from .spec import SpecError
 from .words import UnknownWordError, us_states
 
 #: Library exceptions that mean "the user's input is bad" (exit status 2, one line).
-INPUT_ERRORS: tuple[type[Exception], ...] = (GridError, ShapeError, UnknownWordError, ChecklistError, SpecError)
+INPUT_ERRORS: tuple[type[Exception], ...] = (
+    GridError, ShapeError, UnknownWordError, ChecklistError, SpecError, BackendError,
+)
 
 
 class InputError(click.ClickException):
@@ -182,11 +185,147 @@ def check_command(
     ctx.exit(0 if verdict.passed else 1)
 
 
-# --------------------------------------------------------------------------- more commands
-# Further commands (fit, solve, backends, render) belong here, as ``@cli.command("fit")``
-# functions decorated with ``@grid_options`` where they read a grid. Keep them thin: parse
-# options, call the library, print. Raise library errors freely -- add the exception class to
-# INPUT_ERRORS if it means bad user input -- and ExactgridGroup turns them into one line, exit 2.
+# --------------------------------------------------------------------------- fit and backends
+
+FIT_EXIT = {"fits": 0, "does not fit": 1, "unknown": 3}
+
+
+def _read_cells(text: str | None) -> str | None:
+    """--cells: a file holding rows like ``P.NN.``, or the rows inline (``P.NN./...../...``)."""
+    if text is None:
+        return None
+    if os.path.isfile(text):
+        try:
+            return Path(text).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise SpecError(f"cannot read cells file {text!r}: {exc}") from None
+    rows = [row.strip() for row in text.split("/")]
+    if len(rows) > 1 and len({len(row) for row in rows}) == 1:  # rows of one width: inline cells
+        return text
+    raise SpecError(f"no such cells file {text!r} (give a file, or rows inline like P.NN./...../.....)")
+
+
+@cli.command("fit")
+@click.argument("requirements", nargs=-1, metavar="[REQUIREMENT]...")
+@click.option("--instance", metavar="FILE", default=None,
+              help="TOML instance file (instead of, or before, the options below).")
+@click.option("--forbid", multiple=True, metavar="WORD", help="A word that must not appear at all (repeatable).")
+@click.option("--cells", metavar="FILE|ROWS", default=None,
+              help="Fixed cells: rows of letters with '.' for free cells, as a file or inline 'P.NN./.....'.")
+@click.option("--optional", multiple=True, metavar="WORD|all",
+              help="A word counting towards --min-score/--min-count (repeatable; 'all' for every state).")
+@click.option("--min-score", type=click.IntRange(min=0), default=None, metavar="N",
+              help="Required and optional words found must weigh at least N.")
+@click.option("--min-count", type=click.IntRange(min=0), default=None, metavar="N",
+              help="At least N required and optional words found.")
+@click.option("--shape", metavar="RxC", default="5x5", show_default=True, help="Grid shape.")
+@click.option("--moves", type=click.Choice(MOVE_RULES), default="king", show_default=True)
+@click.option("--path", "path_rule", type=click.Choice(PATH_RULES), default="walk", show_default=True)
+@click.option("--budget", type=click.IntRange(min=0), default=1, show_default=True, metavar="K",
+              help="Letters that may be altered per word.")
+@click.option("--symmetry-breaking/--no-symmetry-breaking", default=None,
+              help="Lex-leader symmetry breaking over the shape's symmetries (no fixed cells). "
+                   "Default: on for 5x5 and larger.")
+@click.option("--backend", default=None, metavar="NAME", help="Solver backend (see 'exactgrid backends').")
+@click.option("--time-limit", type=click.FloatRange(min=0), default=60.0, show_default=True, metavar="SECONDS",
+              help="Give up with UNKNOWN (exit 3) after this long.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--write-cnf", metavar="FILE", default=None, help="Also write the model as DIMACS CNF.")
+@click.option("--write-wcnf", metavar="FILE", default=None, help="Also write the model as WCNF.")
+@click.option("--write-lp", metavar="FILE", default=None, help="Also write the model as an LP file.")
+@click.option("--write-mps", metavar="FILE", default=None, help="Also write the model as an MPS file.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+@click.pass_context
+def fit_command(ctx: click.Context, requirements: tuple[str, ...], instance: str | None, forbid: tuple[str, ...],
+                cells: str | None, optional: tuple[str, ...], min_score: int | None, min_count: int | None,
+                shape: str, moves: str, path_rule: str, budget: int, symmetry_breaking: bool | None,
+                backend: str | None, time_limit: float, seed: int, write_cnf: str | None,
+                write_wcnf: str | None, write_lp: str | None, write_mps: str | None, as_json: bool) -> None:
+    """Can all REQUIREMENTs appear in one grid? Prints FITS with a verified grid (exit 0),
+    DOES NOT FIT, proven (exit 1), or UNKNOWN after --time-limit (exit 3).
+
+    \b
+    REQUIREMENT forms:
+      ILLINOIS            within the alteration budget (the puzzle's rule)
+      ILLINOIS:exact      no letter altered
+      ILLINOIS:2          exactly letter 2 altered (to any other letter)
+      ILLINOIS:2=N        letter 2 altered to N
+      ILLINOIS=INLINOIS   spelled exactly so
+    States may be given as names ("New York"), keys (NEWYORK) or postal codes (NY).
+    """
+    from . import export
+    from .backends import get_backend
+    from .encode import encode
+    from .fit import fit
+    from .render import fit_dict, fit_text
+    from .spec import build_spec, load_instance
+
+    if instance is not None:
+        spec, _ = load_instance(instance)
+        if requirements or forbid or cells or optional or min_score is not None or min_count is not None:
+            spec = build_spec(
+                requirements=[r.describe() for r in spec.required] + list(requirements),
+                forbid=[*spec.forbidden, *forbid], cells=_read_cells(cells), fixed=spec.fixed,
+                optional=[*spec.optional, *optional],
+                min_score=min_score if min_score is not None else spec.min_score,
+                min_count=min_count if min_count is not None else spec.min_count,
+                shape=(spec.board.rows, spec.board.cols), moves=spec.board.moves, path_rule=spec.path_rule,
+                budget=spec.budget, symmetry_breaking=spec.symmetry_breaking,
+            )
+    else:
+        if not (requirements or min_score or min_count or forbid):
+            raise click.UsageError("give at least one REQUIREMENT (or --instance FILE, or --min-score/--min-count)")
+        cells_text = _read_cells(cells)
+        if symmetry_breaking is None:
+            rows, cols = parse_shape(shape)
+            symmetry_breaking = cells_text is None and min(rows, cols) >= 5
+        spec = build_spec(requirements=requirements, forbid=forbid, cells=cells_text, optional=optional,
+                          min_score=min_score, min_count=min_count, shape=shape, moves=moves,
+                          path_rule=path_rule, budget=budget, symmetry_breaking=symmetry_breaking)
+    solver = get_backend(backend)
+    encoding = encode(spec)
+    for path, writer in ((write_cnf, export.write_dimacs), (write_wcnf, export.write_wcnf),
+                         (write_lp, export.write_lp), (write_mps, export.write_mps)):
+        if path:
+            try:
+                writer(encoding.model, path)
+            except OSError as exc:
+                raise InputError(f"cannot write {path!r}: {exc.strerror or exc}") from None
+    if not as_json and _stderr_is_terminal():
+        click.echo(f"solving with {solver.name} (time limit {time_limit:g} s; Ctrl-C gives up) ...", err=True)
+    try:
+        answer = fit(spec, backend=solver, time_limit=time_limit, seed=seed, encoding=encoding)
+    except KeyboardInterrupt:
+        click.echo("UNKNOWN: interrupted", err=True)
+        ctx.exit(FIT_EXIT["unknown"])
+    if as_json:
+        _print_json(fit_dict(answer))
+    else:
+        click.echo(fit_text(answer))
+    ctx.exit(FIT_EXIT[answer.verdict])
+
+
+def _stderr_is_terminal() -> bool:
+    stream = click.get_text_stream("stderr")
+    return bool(getattr(stream, "isatty", lambda: False)())
+
+
+@cli.command("backends")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+def backends_command(as_json: bool) -> None:
+    """List the solver backends: available here or not, version, and what each can do."""
+    from .backends import default_backend_name, list_backends
+
+    rows = list_backends()
+    if as_json:
+        _print_json({"default": default_backend_name(), "backends": [r.to_dict() for r in rows]})
+        return
+    table = [[r.name + (" *" if r.name == default_backend_name() else ""), "yes" if r.available else "no",
+              r.version or "-", ",".join(sorted(r.capabilities)), r.description] for r in rows]
+    from .render import _table
+
+    click.echo(_table(["backend", "available", "version", "can", "description"], table))
+    click.echo("\n* default")
 
 
 def main() -> None:

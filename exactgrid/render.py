@@ -13,12 +13,15 @@ Each function also has a ``*_dict`` twin giving the same facts as JSON-ready dat
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .achieve import ChecklistResult
 from .finder import Match, Score
 from .grid import Grid
 from .words import us_states_info
+
+if TYPE_CHECKING:
+    from .fit import FitAnswer
 
 
 def grid_block(grid: Grid) -> str:
@@ -160,3 +163,63 @@ def checklist_dict(result: ChecklistResult) -> dict[str, Any]:
         "failed": list(result.failed),
         "items": [r.to_dict() for r in result.items],
     }
+
+
+def _requirement_rows(answer: FitAnswer) -> list[list[str]]:
+    assert answer.grid is not None
+    return [
+        [req.describe(), marked_spelling(m), alteration_text(m), " ".join(path_labels(answer.grid, m))]
+        for req, m in zip(answer.spec.required, answer.witnesses, strict=True)
+    ]
+
+
+def fit_text(answer: FitAnswer) -> str:
+    """The verdict of a fit question as ``exactgrid fit`` prints it.
+
+    FITS: the grid with its full score (as ``exactgrid score`` prints it), then each
+    requirement's spelling and path as the finder found them.
+    DOES NOT FIT: the proof's backend and time. UNKNOWN: how long was spent.
+    """
+    size = answer.model_size
+    about = (f"backend {answer.backend}, {answer.seconds:.2f} s, model {size.get('variables', 0):,} variables / "
+             f"{size.get('clauses', 0):,} clauses")
+    if answer.rounds > 1:
+        about += f", {answer.rounds} rounds"
+    if answer.verdict == "does not fit":
+        return f"DOES NOT FIT (proven; {about})"
+    if answer.verdict == "unknown":
+        return f"UNKNOWN after {answer.seconds:.1f} s ({about}){': ' + answer.detail if answer.detail else ''}"
+    assert answer.grid is not None and answer.score is not None
+    parts = [f"FITS ({about})", "", score_text(answer.score)]
+    if answer.spec.required:
+        parts += ["", "requirements, as the finder spells them:",
+                  _table(["requirement", "spelled", "altered", "path"], _requirement_rows(answer))]
+    return "\n".join(parts)
+
+
+def fit_dict(answer: FitAnswer) -> dict[str, Any]:
+    """JSON-ready fit verdict: verdict, backend, seconds, rounds, model size and, when it fits,
+    the grid, each requirement's witness and the grid's full score (as ``score_dict``)."""
+    data: dict[str, Any] = {
+        "verdict": answer.verdict,
+        "backend": answer.backend,
+        "seconds": round(answer.seconds, 4),
+        "rounds": answer.rounds,
+        "model": answer.model_size,
+        "detail": answer.detail,
+    }
+    if answer.grid is not None and answer.score is not None:
+        data["requirements"] = [
+            {
+                "requirement": req.describe(),
+                "state": m.word,
+                "spelled": m.spelled,
+                "altered": [{"position": p, "from": a, "to": b} for p, a, b in alterations(m)],
+                "path": path_labels(answer.grid, m),
+                "cells": list(m.path),
+            }
+            for req, m in zip(answer.spec.required, answer.witnesses, strict=True)
+        ]
+        data["score"] = score_dict(answer.score)
+        data.update(grid_dict(answer.grid))
+    return data

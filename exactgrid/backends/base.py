@@ -1,0 +1,131 @@
+"""The backend contract: ``Status``, ``Result``, ``Backend`` and the errors.
+
+A backend turns a :class:`~exactgrid.model.BoolModel` into an answer. Subclasses implement
+:meth:`Backend._solve`; the public :meth:`Backend.solve` wraps it, times it, and checks every
+assignment it returns against the model (and recomputes the objective), so a solver or
+encoding bug surfaces as :class:`SolverDisagreement` instead of as a wrong answer.
+"""
+
+from __future__ import annotations
+
+import enum
+import time
+from dataclasses import dataclass, replace
+from typing import ClassVar
+
+from ..model import BoolModel
+
+
+class Status(enum.Enum):
+    """How a solve ended."""
+
+    SAT = "sat"            # an assignment was found (when optimising: not proven optimal)
+    OPTIMAL = "optimal"    # an assignment was found and proven optimal
+    UNSAT = "unsat"        # proven: no assignment satisfies the model
+    UNKNOWN = "unknown"    # gave up (time limit) without an assignment
+
+
+class BackendError(ValueError):
+    """A backend cannot be had: unknown name, or not installed/available here (one line)."""
+
+
+class SolverDisagreement(AssertionError):
+    """A backend returned an assignment the model rejects, or misreported its objective: a bug."""
+
+
+@dataclass(frozen=True)
+class Result:
+    """The outcome of :meth:`Backend.solve`.
+
+    ``true_vars`` is the set of *model* variables set true (auxiliary encoding variables are
+    dropped); it is ``None`` unless the status is SAT or OPTIMAL. ``objective`` is the
+    objective's value under that assignment (``None`` without an objective or assignment).
+    ``bound`` is the best proven upper bound on the objective when optimising (equal to
+    ``objective`` when OPTIMAL; ``None`` when the backend proved nothing).
+    """
+
+    status: Status
+    true_vars: frozenset[int] | None = None
+    objective: int | None = None
+    bound: int | None = None
+    seconds: float = 0.0
+    backend: str = ""
+    detail: str = ""
+
+    @property
+    def found(self) -> bool:
+        """Whether an assignment came back (SAT or OPTIMAL)."""
+        return self.status in (Status.SAT, Status.OPTIMAL)
+
+
+class Backend:
+    """Base class of every backend. Subclass it, set the class attributes, implement ``_solve``.
+
+    See ``exactgrid/backends/TEMPLATE.py`` for a commented example.
+    """
+
+    name: ClassVar[str] = "abstract"
+    description: ClassVar[str] = ""
+    capabilities: ClassVar[frozenset[str]] = frozenset()  # subset of {"decide", "optimise", "prove"}
+
+    def available(self) -> bool:
+        """Whether the solver can run here. Import the solver package lazily, inside this method."""
+        return False
+
+    def version(self) -> str | None:
+        """The solver's version string, or ``None`` when unknown or unavailable."""
+        return None
+
+    def _solve(self, model: BoolModel, time_limit: float | None, seed: int) -> Result:
+        """Solve ``model``; the subclass's work. ``solve`` checks what this returns."""
+        raise NotImplementedError
+
+    def solve(self, model: BoolModel, time_limit: float | None = None, seed: int = 0) -> Result:
+        """Solve ``model`` within ``time_limit`` seconds (``None``: no limit) and check the answer.
+
+        Returns a :class:`Result` whose SAT/OPTIMAL assignment has been checked with
+        ``model.satisfied_by`` and whose objective has been recomputed from it. Raises
+        :class:`BackendError` if the backend is not available and :class:`SolverDisagreement`
+        if the solver's answer does not hold up.
+        """
+        if not self.available():
+            raise BackendError(f"backend {self.name!r} is not available here ({self.description})")
+        if time_limit is not None and time_limit < 0:
+            time_limit = 0.0
+        started = time.monotonic()
+        result = self._solve(model, time_limit, seed)
+        elapsed = time.monotonic() - started
+        result = replace(result, seconds=elapsed, backend=result.backend or self.name)
+        return check_result(model, result)
+
+
+def check_result(model: BoolModel, result: Result) -> Result:
+    """Check a result against the model; return it with the objective recomputed.
+
+    Raises :class:`SolverDisagreement` when an assignment violates the model, when a claimed
+    objective differs from the recomputed one, or when a proven bound is below the objective.
+    """
+    if not result.found:
+        if result.true_vars is not None:
+            raise SolverDisagreement(f"{result.backend}: status {result.status.name} with an assignment")
+        return result
+    if result.true_vars is None:
+        raise SolverDisagreement(f"{result.backend}: status {result.status.name} without an assignment")
+    true_vars = frozenset(v for v in result.true_vars if 0 < v <= model.num_vars)
+    if not model.satisfied_by(true_vars):
+        raise SolverDisagreement(f"{result.backend}: returned an assignment that violates the model")
+    if model.objective is None:
+        if result.status == Status.OPTIMAL:
+            result = replace(result, status=Status.SAT)
+        return replace(result, true_vars=true_vars, objective=None, bound=None)
+    value = model.objective_value(true_vars)
+    if result.objective is not None and result.objective != value:
+        raise SolverDisagreement(f"{result.backend}: claimed objective {result.objective}, assignment gives {value}")
+    bound = result.bound
+    if result.status == Status.OPTIMAL:
+        if bound is not None and bound != value:
+            raise SolverDisagreement(f"{result.backend}: OPTIMAL with bound {bound} != objective {value}")
+        bound = value
+    elif bound is not None and bound < value:
+        raise SolverDisagreement(f"{result.backend}: proven bound {bound} below found objective {value}")
+    return replace(result, true_vars=true_vars, objective=value, bound=bound)

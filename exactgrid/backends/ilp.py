@@ -1,0 +1,222 @@
+"""MIP backends: CBC (bundled with PuLP) and HiGHS (``highspy``), plus the PuLP translation.
+
+Translation: each model variable is a binary; a clause is ``sum(lit) >= 1`` with a negative
+literal read as ``1 - x``; a linear constraint keeps its weights; the objective is maximised.
+Answers are read back by rounding (> 0.5) and then checked exactly by the base class, so a
+MIP tolerance accident with large populations is caught rather than reported. Feasibility
+tolerances are tightened to 1e-9 so that 40-million weights times the tolerance stay below 1.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import warnings
+from collections.abc import Iterator
+
+from ..model import BoolModel
+from .base import Backend, Result, Status
+
+
+def _terms(lits, weights):
+    """``sum(w*lit)`` as (constant, {var: coefficient})."""
+    const = 0
+    coefs: dict[int, int] = {}
+    for lit, w in zip(lits, weights, strict=True):
+        if lit > 0:
+            coefs[lit] = coefs.get(lit, 0) + w
+        else:
+            const += w
+            coefs[-lit] = coefs.get(-lit, 0) - w
+    return const, coefs
+
+
+def _var_name(model: BoolModel, v: int) -> str:
+    name = model.names.get(v, "")
+    clean = re.sub(r"[^A-Za-z0-9_]", "_", name)[:40]
+    return f"x{v}_{clean}" if clean else f"x{v}"
+
+
+def to_pulp(model: BoolModel, name: str = "exactgrid"):
+    """The model as a ``pulp.LpProblem`` (maximise) and its variables ``{model var: LpVariable}``."""
+    import pulp
+
+    prob = pulp.LpProblem(name, pulp.LpMaximize)
+    xs = {v: prob.add_variable(_var_name(model, v), cat=pulp.LpBinary) for v in range(1, model.num_vars + 1)}
+
+    def expr(lits, weights):
+        const, coefs = _terms(lits, weights)
+        return pulp.lpSum(c * xs[v] for v, c in coefs.items() if c) + const
+
+    for i, clause in enumerate(model.clauses):
+        prob += expr(clause, [1] * len(clause)) >= 1, f"c{i}"
+    for i, con in enumerate(model.linear):
+        lhs = expr(con.lits, con.weights)
+        label = f"l{i}_" + re.sub(r"[^A-Za-z0-9_]", "_", con.name)[:40] if con.name else f"l{i}"
+        if con.op == "<=":
+            prob += lhs <= con.bound, label
+        elif con.op == ">=":
+            prob += lhs >= con.bound, label
+        else:
+            prob += lhs == con.bound, label
+    if model.objective is not None:
+        prob += expr(*model.objective)
+    else:
+        prob += pulp.lpSum([])
+    return prob, xs
+
+
+def _cbc_command(**options):
+    """PuLP's bundled CBC. PuLP 3.3 calls PULP_CBC_CMD deprecated in favour of 4.x's separate
+    ``pulp[cbc]``; 3.3.2 is pinned because it bundles CBC, so the warning is silenced here."""
+    import pulp
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return pulp.PULP_CBC_CMD(**options)
+
+
+def _cbc_child(model: BoolModel, time_limit: float | None, seed: int) -> Iterator[tuple]:
+
+    prob, xs = to_pulp(model)
+    options = ["integerTolerance 1e-9", "primalTolerance 1e-9", f"randomCbcSeed {seed + 1}"]
+    solver = _cbc_command(msg=False, timeLimit=time_limit, threads=1, gapRel=0, gapAbs=0.5,
+                               options=options)
+    prob.solve(solver)
+    values = {v: (x.value() or 0) for v, x in xs.items()}
+    yield ("done", prob.status, prob.sol_status, values)
+
+
+class Cbc(Backend):
+    """COIN-OR CBC as bundled with PuLP, run in a child process killed at the time limit."""
+
+    name = "cbc"
+    description = "CBC MIP (bundled with PuLP); child process killed at the limit"
+    capabilities = frozenset({"decide", "optimise", "prove"})
+
+    def available(self) -> bool:
+        """Whether PuLP's bundled (or a system) CBC is present."""
+        try:
+
+            return bool(_cbc_command(msg=False).available())
+        except Exception:  # noqa: BLE001
+            return False
+
+    def version(self) -> str | None:
+        """PuLP's version (CBC is the one it bundles)."""
+        try:
+            import pulp
+        except ImportError:
+            return None
+        return f"PuLP {pulp.__version__} bundled CBC"
+
+    def _solve(self, model: BoolModel, time_limit: float | None, seed: int) -> Result:
+        from ._child import run_in_child
+
+        messages, finished = run_in_child(_cbc_child, (model, time_limit, seed), time_limit)
+        if not finished:
+            return Result(Status.UNKNOWN, detail="time limit reached (CBC killed)")
+        _, status, sol_status, values = messages[-1]
+        import pulp
+
+        if sol_status == pulp.LpSolutionInfeasible or status == pulp.LpStatusInfeasible:
+            return Result(Status.UNSAT)
+        if sol_status in (pulp.LpSolutionOptimal, pulp.LpSolutionIntegerFeasible):
+            true_vars = frozenset(v for v, val in values.items() if val > 0.5)
+            proven = sol_status == pulp.LpSolutionOptimal
+            if model.objective is None:
+                return Result(Status.SAT, true_vars=true_vars)
+            return Result(Status.OPTIMAL if proven else Status.SAT, true_vars=true_vars,
+                          detail="" if proven else "time limit reached")
+        return Result(Status.UNKNOWN, detail=f"CBC: {pulp.LpStatus.get(status)} / {pulp.LpSolution.get(sol_status)}")
+
+
+class Highs(Backend):
+    """HiGHS MIP through ``highspy``, in-process with its own ``time_limit`` option."""
+
+    name = "highs"
+    description = "HiGHS MIP (highspy); time limit by its own option"
+    capabilities = frozenset({"decide", "optimise", "prove"})
+
+    def available(self) -> bool:
+        """Whether ``highspy`` imports."""
+        try:
+            import highspy  # noqa: F401
+        except ImportError:
+            return False
+        return True
+
+    def version(self) -> str | None:
+        """HiGHS's version."""
+        try:
+            import highspy
+
+            return f"HiGHS {highspy.Highs().version()}"
+        except Exception:  # noqa: BLE001
+            return None
+
+    def _solve(self, model: BoolModel, time_limit: float | None, seed: int) -> Result:
+        import highspy
+        import numpy as np
+
+        h = highspy.Highs()
+        h.silent()
+        h.setOptionValue("output_flag", False)
+        h.setOptionValue("threads", 1)
+        h.setOptionValue("random_seed", int(seed))
+        h.setOptionValue("mip_rel_gap", 0.0)
+        h.setOptionValue("mip_abs_gap", 0.5)
+        h.setOptionValue("mip_feasibility_tolerance", 1e-9)
+        h.setOptionValue("primal_feasibility_tolerance", 1e-9)
+        if time_limit is not None:
+            h.setOptionValue("time_limit", max(float(time_limit), 1e-3))
+        n = model.num_vars
+        inf = highspy.kHighsInf
+        if n:
+            h.addVars(n, np.zeros(n), np.ones(n))
+            h.changeColsIntegrality(n, np.arange(n, dtype=np.int32),
+                                    np.array([highspy.HighsVarType.kInteger] * n))
+        rows = [(clause, [1] * len(clause), 1, inf) for clause in model.clauses]
+        for con in model.linear:
+            lo = con.bound if con.op in (">=", "==") else -inf
+            hi = con.bound if con.op in ("<=", "==") else inf
+            rows.append((con.lits, con.weights, lo, hi))
+        for lits, weights, lo, hi in rows:
+            const, coefs = _terms(lits, weights)
+            idx = [v - 1 for v, c in coefs.items() if c]
+            val = [float(coefs[v + 1]) for v in idx]
+            lower = lo - const if lo != -inf else -inf
+            upper = hi - const if hi != inf else inf
+            if not idx:
+                if lower > 0 or upper < 0:
+                    return Result(Status.UNSAT, detail="constant constraint violated")
+                continue
+            h.addRow(lower, upper, len(idx), np.array(idx, dtype=np.int32), np.array(val))
+        offset = 0
+        if model.objective is not None and n:
+            offset, coefs = _terms(*model.objective)
+            for v, c in coefs.items():
+                if c:
+                    h.changeColCost(v - 1, float(c))
+            h.changeObjectiveSense(highspy.ObjSense.kMaximize)
+        h.run()
+        status = h.getModelStatus()
+        info = h.getInfo()
+        ms = highspy.HighsModelStatus
+        if status == ms.kInfeasible:
+            return Result(Status.UNSAT)
+        has_solution = info.primal_solution_status == 2 or (n == 0 and status in (ms.kOptimal, ms.kModelEmpty))
+        if not has_solution:
+            return Result(Status.UNKNOWN, detail=f"HiGHS: {h.modelStatusToString(status)}")
+        values = h.getSolution().col_value if n else []
+        true_vars = frozenset(i + 1 for i, val in enumerate(values) if val > 0.5)
+        if model.objective is None:
+            return Result(Status.SAT, true_vars=true_vars)
+        if status in (ms.kOptimal, ms.kModelEmpty):
+            return Result(Status.OPTIMAL, true_vars=true_vars)
+        bound = info.mip_dual_bound
+        proven = None if not math.isfinite(bound) else math.floor(bound + offset + 1e-6)
+        return Result(Status.SAT, true_vars=true_vars, bound=proven,
+                      detail=f"HiGHS: {h.modelStatusToString(status)}")
+
+

@@ -1,0 +1,113 @@
+"""Find backends through the entry-point group ``exactgrid.backends``.
+
+The built-in backends register in exactgrid's own ``pyproject.toml`` through the same group a
+plugin uses, so there is one path for both. An entry point names a :class:`Backend` subclass
+(called with no arguments). A name ``base:option`` (e.g. ``pysat:maplechrono``) loads ``base``
+and calls it with ``option``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib.metadata import EntryPoint, entry_points
+
+from .base import Backend, BackendError
+
+GROUP = "exactgrid.backends"
+
+DEFAULT_BACKEND = "cadical"
+"""The backend used when none is named (one line to change after benchmarking)."""
+
+# Mirror of exactgrid's own [project.entry-points."exactgrid.backends"], used only when the
+# package runs from a source tree without installed metadata. A test keeps them equal.
+BUILTIN_ENTRY_POINTS = {
+    "cadical": "exactgrid.backends.sat:Cadical",
+    "kissat": "exactgrid.backends.sat:Kissat",
+    "glucose": "exactgrid.backends.sat:Glucose",
+    "minisat": "exactgrid.backends.sat:Minisat",
+    "pysat": "exactgrid.backends.sat:PySATBackend",
+    "cbc": "exactgrid.backends.ilp:Cbc",
+    "highs": "exactgrid.backends.ilp:Highs",
+}
+
+
+@dataclass(frozen=True)
+class BackendInfo:
+    """One row of :func:`list_backends`."""
+
+    name: str
+    available: bool
+    version: str | None
+    capabilities: frozenset[str]
+    description: str
+
+    def to_dict(self) -> dict:
+        """JSON-ready: name, available, version, capabilities (sorted), description."""
+        return {"name": self.name, "available": self.available, "version": self.version,
+                "capabilities": sorted(self.capabilities), "description": self.description}
+
+
+def _entry_points() -> dict[str, EntryPoint]:
+    found = {ep.name: ep for ep in entry_points(group=GROUP)}
+    for name, value in BUILTIN_ENTRY_POINTS.items():
+        found.setdefault(name, EntryPoint(name=name, value=value, group=GROUP))
+    return found
+
+
+def default_backend_name() -> str:
+    """The name of the backend used when none is named."""
+    return DEFAULT_BACKEND
+
+
+def backend_names() -> list[str]:
+    """Names of every registered backend (available here or not), sorted."""
+    return sorted(_entry_points())
+
+
+def get_backend(name: str | None = None) -> Backend:
+    """A ready-to-use backend by name (``None``: :data:`DEFAULT_BACKEND`).
+
+    Raises :class:`BackendError` (one line) for an unknown name, listing the known ones, and
+    for a backend that is registered but not available here.
+
+    >>> get_backend("cadical").name
+    'cadical'
+    """
+    name = name or DEFAULT_BACKEND
+    base, _, option = name.partition(":")
+    points = _entry_points()
+    if base not in points:
+        raise BackendError(f"unknown backend {name!r}; known: {', '.join(sorted(points))}")
+    try:
+        cls = points[base].load()
+        backend = cls(option) if option else cls()
+    except BackendError:
+        raise
+    except TypeError as exc:
+        raise BackendError(f"backend {base!r} takes no option ({name!r}): {exc}") from exc
+    except Exception as exc:  # noqa: BLE001 - a broken plugin must not break the core
+        raise BackendError(f"backend {name!r} failed to load: {type(exc).__name__}: {exc}") from exc
+    if not backend.available():
+        raise BackendError(f"backend {name!r} is not available here: {backend.description or 'solver missing'}"
+                           f" (see `list_backends()` for what works)")
+    return backend
+
+
+def list_backends(only_available: bool = False) -> list[BackendInfo]:
+    """Every registered backend with availability, version, capabilities and description.
+
+    Backends that fail to load are listed as unavailable with the error as description.
+    """
+    rows = []
+    for name, point in sorted(_entry_points().items()):
+        try:
+            backend = point.load()()
+            row = BackendInfo(name, backend.available(), None, frozenset(backend.capabilities),
+                              backend.description)
+            if row.available:
+                row = BackendInfo(name, True, backend.version(), row.capabilities, row.description)
+        except Exception as exc:  # noqa: BLE001
+            row = BackendInfo(name, False, None, frozenset(), f"failed to load: {type(exc).__name__}: {exc}")
+        if row.available or not only_available:
+            rows.append(row)
+    return rows

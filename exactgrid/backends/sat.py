@@ -1,0 +1,241 @@
+"""PySAT backends: CaDiCaL, Kissat, Glucose, MiniSat, or any PySAT solver by name.
+
+The model is compiled to CNF by :mod:`exactgrid.cnf`. An objective is maximised by linear
+SAT-UNSAT search on one incremental solver: after each model, ``objective >= best + 1`` is
+added, until the solver says UNSAT (then the last model is optimal). Time limits hold for every
+solver, each in the way its PySAT binding allows:
+
+* CaDiCaL has no ``interrupt()``: it is solved in conflict-budget chunks (``conf_budget`` +
+  ``solve_limited``), sized to last about ``CHUNK_SECONDS``, watching the clock between chunks;
+* Glucose, MiniSat and the other MiniSat descendants: ``solve_limited(expect_interrupt=True)``
+  with a ``threading.Timer`` calling ``interrupt()``;
+* Kissat (and Lingeling, which has no limited solve) ignore assumptions and cannot be resumed;
+  Kissat aborts the process on a second solve after an unfinished one. They run one-shot in a
+  child process (a fresh solver per search round) that is killed at the limit.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+
+from ..model import BoolModel
+from .base import Backend, BackendError, Result, Status
+
+CHUNK_SECONDS = 0.2
+"""Target length of one CaDiCaL conflict-budget chunk (the worst overshoot of a time limit)."""
+
+_INTERRUPTIBLE = ("glucose", "minisat", "maple", "mergesat", "gluecard", "minicard")
+_CHILD_ONLY = ("kissat", "lingeling")
+
+
+def _strategy(solver_name: str) -> str:
+    if solver_name.startswith("cadical"):
+        return "budget"
+    if solver_name.startswith(_CHILD_ONLY):
+        return "child"
+    if solver_name.startswith(_INTERRUPTIBLE):
+        return "interrupt"
+    return "child"
+
+
+def _solve_once(solver, strategy: str, deadline: float | None) -> bool | None:
+    """One call to the solver within the deadline: True, False, or None (out of time)."""
+    if deadline is None:
+        return solver.solve()
+    remaining = deadline - time.monotonic()
+    if remaining <= 0:
+        return None
+    if strategy == "interrupt":
+        timer = threading.Timer(remaining, solver.interrupt)
+        timer.start()
+        try:
+            answer = solver.solve_limited(expect_interrupt=True)
+        finally:
+            timer.cancel()
+            solver.clear_interrupt()
+        return answer
+    # conflict-budget chunks, resized so that each lasts about CHUNK_SECONDS
+    budget = 1000
+    while True:
+        solver.conf_budget(budget)
+        started = time.monotonic()
+        answer = solver.solve_limited()
+        if answer is not None:
+            return answer
+        now = time.monotonic()
+        if now >= deadline:
+            return None
+        took = max(now - started, 1e-3)
+        target = min(CHUNK_SECONDS, deadline - now)
+        budget = int(min(max(budget * target / took, 100), budget * 4, 1_000_000))
+
+
+def sat_search(solver_name: str, model: BoolModel, deadline: float | None, strategy: str,
+               fresh_solver_each_round: bool = False) -> Iterator[tuple]:
+    """Linear SAT-UNSAT search; yields ``("sol", true_vars, value)`` then ``("done", status)``.
+
+    ``status`` is the name of a :class:`Status`: OPTIMAL/SAT/UNSAT/UNKNOWN (the last when out
+    of time; with a solution in hand the caller reports SAT).
+    """
+    from pysat.solvers import Solver
+
+    from ..cnf import compile_cnf
+
+    compiled = compile_cnf(model)
+    builder = compiled.builder
+    n = model.num_vars
+    found = False
+
+    def make():
+        return Solver(name=solver_name, bootstrap_with=builder.clauses)
+
+    solver = make()
+    try:
+        while True:
+            answer = _solve_once(solver, strategy, deadline)
+            if answer is None:
+                yield ("done", Status.SAT.name if found else Status.UNKNOWN.name)
+                return
+            if not answer:
+                yield ("done", Status.OPTIMAL.name if found else Status.UNSAT.name)
+                return
+            assignment = solver.get_model() or []
+            true_vars = frozenset(lit for lit in assignment if 0 < lit <= n)
+            found = True
+            value = model.objective_value(true_vars)
+            yield ("sol", true_vars, value)
+            if model.objective is None:
+                yield ("done", Status.SAT.name)
+                return
+            lits, weights = model.objective
+            added = builder.add_linear(lits, weights, ">=", value + 1)
+            if any(len(c) == 0 for c in added):
+                yield ("done", Status.OPTIMAL.name)
+                return
+            if fresh_solver_each_round:
+                solver.delete()
+                solver = make()
+            else:
+                solver.append_formula(added)
+    finally:
+        solver.delete()
+
+
+def _child_search(solver_name: str, model: BoolModel) -> Iterator[tuple]:
+    yield from sat_search(solver_name, model, None, "child", fresh_solver_each_round=True)
+
+
+class PySATBackend(Backend):
+    """Any PySAT solver by its PySAT name (``pysat:<name>``, e.g. ``pysat:maplechrono``)."""
+
+    name = "pysat"
+    description = "PySAT solver chosen by name, objective by linear SAT-UNSAT search"
+    capabilities = frozenset({"decide", "optimise", "prove"})
+    solver_name = "cadical195"
+
+    def __init__(self, solver_name: str | None = None) -> None:
+        if solver_name is not None:
+            from pysat.solvers import SolverNames
+
+            known = sorted(k for k in vars(SolverNames) if not k.startswith("_"))
+            if solver_name not in known:
+                raise BackendError(f"unknown PySAT solver {solver_name!r}; known: {', '.join(known)}")
+            self.solver_name = solver_name
+            self.name = f"pysat:{solver_name}"
+            self.description = f"PySAT {solver_name}"
+
+    def available(self) -> bool:
+        """Whether PySAT imports and can create this solver."""
+        try:
+            from pysat.solvers import Solver
+
+            with Solver(name=self.solver_name):
+                return True
+        except Exception:  # noqa: BLE001 - any failure means "not here"
+            return False
+
+    def version(self) -> str | None:
+        """PySAT's version and the solver's PySAT name."""
+        try:
+            import pysat
+        except ImportError:
+            return None
+        return f"python-sat {pysat.__version__} ({self.solver_name})"
+
+    def _solve(self, model: BoolModel, time_limit: float | None, seed: int) -> Result:
+        strategy = _strategy(self.solver_name)
+        started = time.monotonic()
+        if strategy == "child":
+            from ._child import run_in_child
+
+            messages, finished = run_in_child(_child_search, (self.solver_name, model), time_limit, grace=0.0)
+        else:
+            deadline = None if time_limit is None else started + time_limit
+            messages = list(sat_search(self.solver_name, model, deadline, strategy))
+            finished = True
+        return _result_from(messages, finished, model)
+
+
+def _result_from(messages: list[tuple], finished: bool, model: BoolModel) -> Result:
+    best = None
+    status = Status.UNKNOWN
+    for message in messages:
+        if message[0] == "sol":
+            best = message
+        elif message[0] == "done":
+            status = Status[message[1]]
+    if not finished:
+        status = Status.SAT if best is not None else Status.UNKNOWN
+    if status == Status.SAT and model.objective is None and best is None:
+        status = Status.UNKNOWN
+    detail = "time limit reached" if not finished or status == Status.UNKNOWN else ""
+    if status in (Status.UNSAT, Status.UNKNOWN):
+        return Result(status, detail=detail)
+    return Result(status, true_vars=best[1], objective=best[2] if model.objective else None,
+                  detail=detail if status == Status.SAT and model.objective else "")
+
+
+class Cadical(PySATBackend):
+    """CaDiCaL 1.9.5 through PySAT."""
+
+    name = "cadical"
+    description = "CaDiCaL 1.9.5 (PySAT cadical195); time limit by conflict-budget chunks"
+    solver_name = "cadical195"
+
+    def __init__(self) -> None:
+        pass
+
+
+class Kissat(PySATBackend):
+    """Kissat 4.0.4 through PySAT, one-shot in a child process."""
+
+    name = "kissat"
+    description = "Kissat 4.0.4 (PySAT kissat404); one-shot child process, killed at the limit"
+    solver_name = "kissat404"
+
+    def __init__(self) -> None:
+        pass
+
+
+class Glucose(PySATBackend):
+    """Glucose 4 through PySAT."""
+
+    name = "glucose"
+    description = "Glucose 4.1 (PySAT glucose4); time limit by interrupt()"
+    solver_name = "glucose4"
+
+    def __init__(self) -> None:
+        pass
+
+
+class Minisat(PySATBackend):
+    """MiniSat 2.2 through PySAT."""
+
+    name = "minisat"
+    description = "MiniSat 2.2 (PySAT minisat22); time limit by interrupt()"
+    solver_name = "minisat22"
+
+    def __init__(self) -> None:
+        pass

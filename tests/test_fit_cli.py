@@ -1,0 +1,149 @@
+"""`exactgrid fit` and `exactgrid backends` from the command line: verdicts, exit codes, JSON,
+exports, the plugin, and one-line errors for bad input."""
+
+import json
+from importlib.metadata import EntryPoint, entry_points
+
+import pytest
+from click.testing import CliRunner
+from pysat.formula import CNF
+from pysat.solvers import Solver
+
+from exactgrid.backends import Backend, registry
+from exactgrid.cli import cli
+from exactgrid.grid import parse_grid
+from exactgrid.spec import build_spec
+from exactgrid.verify import check_grid
+
+from .conftest import AVAILABLE_BACKENDS
+
+SEED_EXACT = ["ILLINOIS:exact", "OHIO:exact", "UTAH:exact", "IOWA:exact", "IDAHO:exact"]
+
+
+def run(*args):
+    return CliRunner().invoke(cli, list(args))
+
+
+def test_fits_prints_a_grid_the_finder_confirms():
+    result = run("fit", "OHIO", "UTAH=ATAH", "IOWA:3=H", "--shape", "3x3", "--forbid", "TEXAS")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("FITS (backend cadical")
+    letters = next(line.split()[1] for line in result.stdout.splitlines() if line.startswith("grid "))
+    spec = build_spec(requirements=["OHIO", "UTAH=ATAH", "IOWA:3=H"], forbid=["TEXAS"], shape="3x3")
+    assert check_grid(spec, parse_grid(letters))[2] == []
+    assert "UTAH=ATAH" in result.stdout and "IOWA:3=H" in result.stdout
+
+
+def test_does_not_fit_exits_1():
+    result = run("fit", *SEED_EXACT, "--shape", "3x3")
+    assert result.exit_code == 1, result.output
+    assert result.stdout.startswith("DOES NOT FIT (proven; backend cadical")
+
+
+def test_unknown_after_the_time_limit_exits_3():
+    result = run("fit", "CALIFORNIA", "TEXAS", "FLORIDA", "NEWYORK", "--shape", "4x4", "--time-limit", "0")
+    assert result.exit_code == 3, result.output
+    assert result.stdout.startswith("UNKNOWN after")
+
+
+def test_fit_json():
+    result = run("fit", "OHIO:exact", "--shape", "3x3", "--cells", "O.O/.../...", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["verdict"] == "fits" and data["backend"] == "cadical"
+    assert data["grid"][0] == "O" and data["grid"][2] == "O"
+    (ohio,) = data["requirements"]
+    assert ohio["requirement"] == "OHIO:exact" and ohio["spelled"] == "OHIO" and ohio["altered"] == []
+    assert "OHIO" in [f["state"] for f in data["score"]["found"]]
+    assert set(data["model"]) == {"variables", "clauses", "linear"}
+
+
+def test_min_score_alone_is_a_fit_question():
+    result = run("fit", "--optional", "all", "--min-score", "32913047", "--shape", "3x3", "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["score"]["total"] >= 32_913_047
+
+
+def test_instance_file(tmp_path):
+    path = tmp_path / "q.toml"
+    path.write_text('shape = "3x3"\nrequire = ["ILLINOIS", "OHIO", "UTAH", "IOWA", "IDAHO"]\n')
+    assert run("fit", "--instance", str(path)).exit_code == 0
+    path.write_text(f'shape = "3x3"\nrequire = {json.dumps(SEED_EXACT)}\n')
+    assert run("fit", "--instance", str(path)).exit_code == 1
+
+
+@pytest.mark.parametrize("requirements,fits", [(["OHIO", "UTAH", "IOWA"], True), (SEED_EXACT, False)])
+def test_exported_cnf_decides_the_same_question(tmp_path, requirements, fits):
+    files = {ext: tmp_path / f"model.{ext}" for ext in ("cnf", "wcnf", "lp", "mps")}
+    result = run("fit", *requirements, "--shape", "3x3", *(f"--write-{ext}={path}" for ext, path in files.items()))
+    assert result.exit_code == (0 if fits else 1), result.output
+    with Solver(name="minisat22", bootstrap_with=CNF(from_file=str(files["cnf"])).clauses) as solver:
+        assert solver.solve() is fits  # another solver, reading only the file, agrees
+    wcnf = files["wcnf"].read_text().splitlines()
+    assert all(line.startswith(("c ", "h ")) for line in wcnf)  # no objective: no soft clauses
+    assert "Subject To" in files["lp"].read_text()
+    assert files["mps"].read_text().startswith("*SENSE:Max") or "ROWS" in files["mps"].read_text()
+
+
+def test_backends_lists_builtins_and_the_plugin():
+    result = run("backends", "--json")
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    rows = {row["name"]: row for row in data["backends"]}
+    assert data["default"] == "cadical" and rows["cadical"]["available"]
+    assert {"cadical", "kissat", "glucose", "cbc", "cpsat"} <= set(rows)
+    assert set(rows["cadical"]["capabilities"]) == {"decide", "optimise", "prove"}
+
+
+def test_plugin_is_discovered_through_its_own_entry_point():
+    """exactgrid-cpsat (plugins/) is a separate package; the core finds it only by entry point."""
+    (point,) = [e for e in entry_points(group="exactgrid.backends") if e.name == "cpsat"]
+    assert point.value == "exactgrid_cpsat:CpSat"
+    assert "cpsat" not in registry.BUILTIN_ENTRY_POINTS
+    assert "cpsat" in AVAILABLE_BACKENDS  # so test_fit runs it against brute force as well
+    result = run("fit", "OHIO", "UTAH=ATAH", "--shape", "3x3", "--backend", "cpsat")
+    assert result.exit_code == 0 and "backend cpsat" in result.stdout
+
+
+class Missing(Backend):
+    name = "missing"
+    description = "a solver that is not installed here"
+
+
+@pytest.fixture
+def missing_backend(monkeypatch):
+    points = registry._entry_points()
+    points["missing"] = EntryPoint("missing", f"{__name__}:Missing", registry.GROUP)
+    monkeypatch.setattr(registry, "_entry_points", lambda: points)
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["NARNIA"], "unknown"),
+        (["OHIO:5"], "position 5 is out of range 1..4"),
+        (["OHIO:2=H"], "already H"),
+        (["OHIO=OHI"], "must have 4 letters"),
+        (["OHIO=OHHH"], "alters 2 letters; the budget allows 1"),
+        (["OHIO:1", "--budget", "0"], "needs a budget of at least 1"),
+        (["OHIO", "OHIO:exact"], "required twice"),
+        (["OHIO", "--forbid", "OH"], "both required and forbidden"),
+        (["OHIO", "--shape", "3x3", "--cells", "O../..."], "3 rows of 3 characters"),
+        (["OHIO", "--shape", "3x3", "--cells", "O1./.../..."], "is not a letter"),
+        (["OHIO", "--cells", "nofile.txt"], "no such cells file"),
+        (["OHIO", "--shape", "0x5"], "rows must be"),
+        (["OHIO", "--backend", "gurobi"], "unknown backend 'gurobi'"),
+        (["OHIO", "--backend", "pysat:nosuchsolver"], "unknown PySAT solver"),
+        (["OHIO", "--backend", "missing"], "not available here"),
+        (["OHIO", "--time-limit", "-1"], "--time-limit"),
+        (["OHIO", "--write-cnf", "/no/such/dir/x.cnf"], "cannot write"),
+        (["--instance", "nope.toml"], "no such file"),
+        ([], "give at least one REQUIREMENT"),
+    ],
+)
+def test_bad_fit_input_is_one_line_exit_2(missing_backend, args, needle):
+    result = run("fit", *args)
+    assert result.exit_code == 2, result.output
+    assert result.stdout == ""
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith("Error: ")
+    assert needle in result.stderr
