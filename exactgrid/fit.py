@@ -65,7 +65,7 @@ def fit(
         elapsed = time.monotonic() - started
         size = {"variables": enc.model.num_vars, "clauses": len(enc.model.clauses),
                 "linear": len(enc.model.linear)}
-        common = dict(spec=spec, backend=solver.name, seconds=elapsed, rounds=rounds,
+        common = dict(spec=spec, backend=result.backend or solver.name, seconds=elapsed, rounds=rounds,
                       model_size=size)
         if result.status == Status.UNSAT:
             return FitAnswer("does not fit", detail=result.detail, **common)

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 from pysat.formula import CNF
 from pysat.solvers import Solver
 
-from exactgrid.backends import Backend, registry
+from exactgrid.backends import DEFAULT_BACKEND, Backend, registry
 from exactgrid.cli import cli
 from exactgrid.grid import parse_grid
 from exactgrid.spec import build_spec
@@ -27,7 +27,7 @@ def run(*args):
 def test_fits_prints_a_grid_the_finder_confirms():
     result = run("fit", "OHIO", "UTAH=ATAH", "IOWA:3=H", "--shape", "3x3", "--forbid", "TEXAS")
     assert result.exit_code == 0, result.output
-    assert result.stdout.startswith("FITS (backend cadical")
+    assert result.stdout.startswith(f"FITS (backend {DEFAULT_BACKEND}")
     letters = next(line.split()[1] for line in result.stdout.splitlines() if line.startswith("grid "))
     spec = build_spec(requirements=["OHIO", "UTAH=ATAH", "IOWA:3=H"], forbid=["TEXAS"], shape="3x3")
     assert check_grid(spec, parse_grid(letters))[2] == []
@@ -37,7 +37,7 @@ def test_fits_prints_a_grid_the_finder_confirms():
 def test_does_not_fit_exits_1():
     result = run("fit", *SEED_EXACT, "--shape", "3x3")
     assert result.exit_code == 1, result.output
-    assert result.stdout.startswith("DOES NOT FIT (proven; backend cadical")
+    assert result.stdout.startswith(f"DOES NOT FIT (proven; backend {DEFAULT_BACKEND}")
 
 
 def test_unknown_after_the_time_limit_exits_3():
@@ -50,7 +50,7 @@ def test_fit_json():
     result = run("fit", "OHIO:exact", "--shape", "3x3", "--cells", "O.O/.../...", "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert data["verdict"] == "fits" and data["backend"] == "cadical"
+    assert data["verdict"] == "fits" and data["backend"] == DEFAULT_BACKEND
     assert data["grid"][0] == "O" and data["grid"][2] == "O"
     (ohio,) = data["requirements"]
     assert ohio["requirement"] == "OHIO:exact" and ohio["spelled"] == "OHIO" and ohio["altered"] == []
@@ -90,7 +90,7 @@ def test_backends_lists_builtins_and_the_plugin():
     assert result.exit_code == 0
     data = json.loads(result.stdout)
     rows = {row["name"]: row for row in data["backends"]}
-    assert data["default"] == "cadical" and rows["cadical"]["available"]
+    assert data["default"] == DEFAULT_BACKEND and rows[DEFAULT_BACKEND]["available"]
     assert {"cadical", "kissat", "glucose", "cbc", "cpsat"} <= set(rows)
     assert set(rows["cadical"]["capabilities"]) == {"decide", "optimise", "prove"}
 

@@ -25,7 +25,7 @@ import subprocess
 import sys
 import time
 import traceback
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 GRACE_SECONDS = 1.0
@@ -42,48 +42,77 @@ def run_in_child(target: Callable[..., Iterator[Any]], args: tuple,
     ``time_limit + grace`` seconds (measured from this call) or died without finishing. An
     exception in the child is raised here as ``RuntimeError`` with the child's traceback.
     """
+    _, messages, finished = race_in_children([(target, args)], time_limit, grace)
+    return messages[0], finished[0]
+
+
+def race_in_children(calls: Sequence[tuple[Callable[..., Iterator[Any]], tuple]], time_limit: float | None,
+                     grace: float = GRACE_SECONDS,
+                     decisive: Callable[[int, list[Any]], bool] | None = None,
+                     ) -> tuple[int | None, list[list[Any]], list[bool]]:
+    """Run each ``(target, args)`` in its own child at once; stop them all when one decides.
+
+    A child decides when it yields a message starting with ``"done"`` and ``decisive(index,
+    its messages)`` holds (always, without ``decisive``); a child that finishes without
+    deciding just leaves the race. Returns ``(winner, messages, finished)``: the index of the
+    deciding child (None when none decided by ``time_limit + grace``), and per child the
+    messages it sent and whether it finished. Every child is killed on return.
+    """
     deadline = None if time_limit is None else time.monotonic() + time_limit + grace
-    process = subprocess.Popen([sys.executable, "-c", "from exactgrid.backends._child import main; main()"],
-                               stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               start_new_session=True)
-    messages: list[Any] = []
-    finished = False
+    processes = [_start(target, args) for target, args in calls]
+    messages: list[list[Any]] = [[] for _ in calls]
+    finished = [False] * len(calls)
+    buffers = [b""] * len(calls)
+    winner = None
     try:
-        payload = pickle.dumps((target.__module__, target.__qualname__, args))
-        try:
-            process.stdin.write(payload)
-            process.stdin.close()
-        except BrokenPipeError:
-            pass
-        fd = process.stdout.fileno()
-        buffer = b""
-        while True:
+        open_fds = {p.stdout.fileno(): i for i, p in enumerate(processes)}
+        while open_fds and winner is None:
             wait = None if deadline is None else deadline - time.monotonic()
             if wait is not None and wait <= 0:
                 break
-            ready, _, _ = select.select([fd], [], [], wait)
+            ready, _, _ = select.select(list(open_fds), [], [], wait)
             if not ready:
                 break
-            chunk = os.read(fd, 1 << 20)
-            if not chunk:
-                break  # child exited
-            buffer += chunk
-            while len(buffer) >= _HEADER.size:
-                (size,) = _HEADER.unpack_from(buffer)
-                if len(buffer) < _HEADER.size + size:
-                    break
-                message = pickle.loads(buffer[_HEADER.size:_HEADER.size + size])
-                buffer = buffer[_HEADER.size + size:]
-                if message[0] == "error":
-                    raise RuntimeError(f"solver child process failed:\n{message[1]}")
-                messages.append(message)
-                if message[0] == "done":
-                    finished = True
-            if finished:
-                break
+            for fd in ready:
+                i = open_fds[fd]
+                chunk = os.read(fd, 1 << 20)
+                if not chunk:
+                    del open_fds[fd]  # the child exited (or died) without finishing
+                    continue
+                buffers[i] += chunk
+                for message in _unpack(buffers, i):
+                    if message[0] == "error":
+                        raise RuntimeError(f"solver child process failed:\n{message[1]}")
+                    messages[i].append(message)
+                    if message[0] == "done":
+                        finished[i] = True
+                        if winner is None and (decisive is None or decisive(i, messages[i])):
+                            winner = i
     finally:
-        _kill(process)
-    return messages, finished
+        for process in processes:
+            _kill(process)
+    return winner, messages, finished
+
+
+def _start(target: Callable[..., Iterator[Any]], args: tuple) -> subprocess.Popen:
+    process = subprocess.Popen([sys.executable, "-c", "from exactgrid.backends._child import main; main()"],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, start_new_session=True)
+    try:
+        process.stdin.write(pickle.dumps((target.__module__, target.__qualname__, args)))
+        process.stdin.close()
+    except BrokenPipeError:
+        pass
+    return process
+
+
+def _unpack(buffers: list[bytes], i: int) -> Iterator[Any]:
+    """Complete length-prefixed pickles at the front of ``buffers[i]``, removed as they are read."""
+    while len(buffers[i]) >= _HEADER.size:
+        (size,) = _HEADER.unpack_from(buffers[i])
+        if len(buffers[i]) < _HEADER.size + size:
+            return
+        yield pickle.loads(buffers[i][_HEADER.size:_HEADER.size + size])
+        buffers[i] = buffers[i][_HEADER.size + size:]
 
 
 def _kill(process: subprocess.Popen) -> None:

@@ -10,10 +10,14 @@ from __future__ import annotations
 
 import enum
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from ..model import BoolModel
+
+ChildCall = tuple[Callable[..., Iterator[tuple]], tuple[Any, ...]]
+"""A module-level generator function and its arguments, to be run in a child process."""
 
 
 class Status(enum.Enum):
@@ -61,7 +65,9 @@ class Result:
 class Backend:
     """Base class of every backend. Subclass it, set the class attributes, implement ``_solve``.
 
-    See ``exactgrid/backends/TEMPLATE.py`` for a commented example.
+    Either implement ``_solve`` (in-process), or ``child_call`` and ``read_child`` (run in a
+    child process killed at the time limit, and raceable in the portfolio). The plugin in
+    ``plugins/exactgrid-cpsat`` is a complete, small example of the second kind.
     """
 
     name: ClassVar[str] = "abstract"
@@ -77,7 +83,31 @@ class Backend:
         return None
 
     def _solve(self, model: BoolModel, time_limit: float | None, seed: int) -> Result:
-        """Solve ``model``; the subclass's work. ``solve`` checks what this returns."""
+        """Solve ``model``; the subclass's work. ``solve`` checks what this returns.
+
+        The default runs :meth:`child_call` in a child process killed at the time limit and
+        reads its messages with :meth:`read_child`; override it to solve in-process instead.
+        """
+        call = self.child_call(model, time_limit, seed)
+        if call is None:
+            raise NotImplementedError(f"backend {self.name!r} implements neither _solve nor child_call")
+        from ._child import run_in_child
+
+        messages, finished = run_in_child(call[0], call[1], time_limit)
+        return self.read_child(model, messages, finished)
+
+    def child_call(self, model: BoolModel, time_limit: float | None, seed: int) -> ChildCall | None:
+        """How to solve ``model`` in a child process, or None when this backend cannot.
+
+        A pair ``(generator function, args)``: a module-level generator function (so that a
+        fresh interpreter can import it) that yields picklable messages, the last one starting
+        with ``"done"``. The portfolio races such calls; :meth:`read_child` reads them.
+        """
+        return None
+
+    def read_child(self, model: BoolModel, messages: list[tuple], finished: bool) -> Result:
+        """The :class:`Result` that :meth:`child_call`'s messages describe (``finished`` False:
+        the child was killed at the time limit, so only its intermediate messages came)."""
         raise NotImplementedError
 
     def solve(self, model: BoolModel, time_limit: float | None = None, seed: int = 0) -> Result:

@@ -15,7 +15,7 @@ import warnings
 from collections.abc import Iterator
 
 from ..model import BoolModel
-from .base import Backend, Result, Status
+from .base import Backend, ChildCall, Result, Status
 
 
 def _terms(lits, weights):
@@ -110,15 +110,17 @@ class Cbc(Backend):
             return None
         return f"PuLP {pulp.__version__} bundled CBC"
 
-    def _solve(self, model: BoolModel, time_limit: float | None, seed: int) -> Result:
-        from ._child import run_in_child
+    def child_call(self, model: BoolModel, time_limit: float | None, seed: int) -> ChildCall:
+        """PuLP and CBC in a child process (killed at the limit if CBC overruns its timeLimit)."""
+        return _cbc_child, (model, time_limit, seed)
 
-        messages, finished = run_in_child(_cbc_child, (model, time_limit, seed), time_limit)
+    def read_child(self, model: BoolModel, messages: list[tuple], finished: bool) -> Result:
+        """Read CBC's statuses: the solution status, not only the model status."""
+        import pulp
+
         if not finished:
             return Result(Status.UNKNOWN, detail="time limit reached (CBC killed)")
         _, status, sol_status, values = messages[-1]
-        import pulp
-
         if sol_status == pulp.LpSolutionInfeasible or status == pulp.LpStatusInfeasible:
             return Result(Status.UNSAT)
         if sol_status in (pulp.LpSolutionOptimal, pulp.LpSolutionIntegerFeasible):

@@ -21,7 +21,7 @@ import time
 from collections.abc import Iterator
 
 from ..model import BoolModel
-from .base import Backend, BackendError, Result, Status
+from .base import Backend, BackendError, ChildCall, Result, Status
 
 CHUNK_SECONDS = 0.2
 """Target length of one CaDiCaL conflict-budget chunk (the worst overshoot of a time limit)."""
@@ -123,8 +123,9 @@ def sat_search(solver_name: str, model: BoolModel, deadline: float | None, strat
         solver.delete()
 
 
-def _child_search(solver_name: str, model: BoolModel) -> Iterator[tuple]:
-    yield from sat_search(solver_name, model, None, "child", fresh_solver_each_round=True)
+def child_search(solver_name: str, model: BoolModel, fresh_solver_each_round: bool) -> Iterator[tuple]:
+    """:func:`sat_search` with no deadline, for a child process that is killed at the limit."""
+    yield from sat_search(solver_name, model, None, "child", fresh_solver_each_round)
 
 
 class PySATBackend(Backend):
@@ -166,15 +167,24 @@ class PySATBackend(Backend):
 
     def _solve(self, model: BoolModel, time_limit: float | None, seed: int) -> Result:
         strategy = _strategy(self.solver_name)
-        started = time.monotonic()
         if strategy == "child":
             from ._child import run_in_child
 
-            messages, finished = run_in_child(_child_search, (self.solver_name, model), time_limit, grace=0.0)
+            target, args = self.child_call(model, time_limit, seed)
+            messages, finished = run_in_child(target, args, time_limit, grace=0.0)
         else:
-            deadline = None if time_limit is None else started + time_limit
+            deadline = None if time_limit is None else time.monotonic() + time_limit
             messages = list(sat_search(self.solver_name, model, deadline, strategy))
             finished = True
+        return self.read_child(model, messages, finished)
+
+    def child_call(self, model: BoolModel, time_limit: float | None, seed: int) -> ChildCall:
+        """Linear SAT-UNSAT search in a child (Kissat and Lingeling: a fresh solver each round)."""
+        fresh = _strategy(self.solver_name) == "child"
+        return child_search, (self.solver_name, model, fresh)
+
+    def read_child(self, model: BoolModel, messages: list[tuple], finished: bool) -> Result:
+        """The best solution the search yielded, with its status (SAT when cut off)."""
         return _result_from(messages, finished, model)
 
 

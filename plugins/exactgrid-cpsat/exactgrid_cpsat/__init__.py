@@ -1,6 +1,8 @@
 """OR-Tools CP-SAT as an exactgrid backend (a plugin: the core does not know this package).
 
-CP-SAT runs in a child process (exactgrid's ``run_in_child``), for two reasons. OR-Tools
+CP-SAT runs in a child process (the backend gives ``child_call`` and ``read_child``; the
+base class runs the call in a fresh interpreter killed at the time limit, and the portfolio
+can race it against other backends), for two reasons. OR-Tools
 bundles its own HiGHS library, and in one process it and the ``highspy`` package (which PuLP
 imports whenever it is installed) break each other's imports with undefined symbols; a fresh
 interpreter that imports only this module and OR-Tools never meets highspy. And a child is
@@ -13,7 +15,7 @@ import importlib.metadata
 import importlib.util
 from collections.abc import Iterator
 
-from exactgrid.backends import Backend, BackendError, Result, Status, run_in_child
+from exactgrid.backends import Backend, BackendError, Result, Status
 from exactgrid.model import BoolModel
 
 __all__ = ["CpSat"]
@@ -45,8 +47,12 @@ class CpSat(Backend):
         except importlib.metadata.PackageNotFoundError:
             return None
 
-    def _solve(self, model: BoolModel, time_limit: float | None, seed: int) -> Result:
-        messages, finished = run_in_child(_solve_in_child, (model, time_limit, seed, self.workers), time_limit)
+    def child_call(self, model: BoolModel, time_limit: float | None, seed: int):
+        """CP-SAT in a child process (exactgrid runs it there, killed at the time limit)."""
+        return _solve_in_child, (model, time_limit, seed, self.workers)
+
+    def read_child(self, model: BoolModel, messages: list[tuple], finished: bool) -> Result:
+        """The child's one message: ``("done", status name, true variables, bound)``."""
         if not finished:
             return Result(Status.UNKNOWN, detail="time limit reached (CP-SAT killed)")
         _, status, true_vars, bound = messages[-1]
