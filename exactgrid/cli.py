@@ -26,6 +26,8 @@ from __future__ import annotations
 import json
 import os
 import re
+import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -256,7 +258,7 @@ def fit_command(ctx: click.Context, requirements: tuple[str, ...], instance: str
     from . import export
     from .backends import get_backend
     from .encode import encode
-    from .fit import fit
+    from .fit import FitAnswer, fit, model_size
     from .render import fit_dict, fit_text
     from .spec import build_spec, load_instance
 
@@ -288,18 +290,44 @@ def fit_command(ctx: click.Context, requirements: tuple[str, ...], instance: str
                 writer(encoding.model, path)
             except OSError as exc:
                 raise InputError(f"cannot write {path!r}: {exc.strerror or exc}") from None
-    if not as_json and _stderr_is_terminal():
-        click.echo(f"solving with {solver.name} (time limit {time_limit:g} s; Ctrl-C gives up) ...", err=True)
+    started = time.monotonic()
     try:
-        answer = fit(spec, backend=solver, time_limit=time_limit, seed=seed, encoding=encoding)
+        with _ticker(f"solving with {solver.name}", time_limit, enabled=_stderr_is_terminal()):
+            answer = fit(spec, backend=solver, time_limit=time_limit, seed=seed, encoding=encoding)
     except KeyboardInterrupt:
-        click.echo("UNKNOWN: interrupted", err=True)
-        ctx.exit(FIT_EXIT["unknown"])
+        answer = FitAnswer("unknown", spec, backend=solver.name, seconds=time.monotonic() - started,
+                           detail="interrupted (Ctrl-C)", model_size=model_size(encoding.model))
     if as_json:
         _print_json(fit_dict(answer))
     else:
         click.echo(fit_text(answer))
     ctx.exit(FIT_EXIT[answer.verdict])
+
+
+@contextmanager
+def _ticker(label: str, time_limit: float, enabled: bool) -> Iterator[None]:
+    """On a terminal, a stderr line counting the seconds while the body runs (cleared after)."""
+    if not enabled:
+        yield
+        return
+    stream = click.get_text_stream("stderr")
+    done = threading.Event()
+    started = time.monotonic()
+
+    def tick() -> None:
+        while not done.wait(0.5):
+            stream.write(f"\r{label}: {time.monotonic() - started:5.1f} s of {time_limit:g} s (Ctrl-C gives up)")
+            stream.flush()
+
+    thread = threading.Thread(target=tick, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join()
+        stream.write("\r\033[K")
+        stream.flush()
 
 
 def _stderr_is_terminal() -> bool:

@@ -16,6 +16,7 @@ from .backends import Backend, Status, get_backend
 from .encode import Encoding, encode
 from .finder import Match, Score, find
 from .grid import Grid
+from .model import BoolModel
 from .spec import FitSpec
 from .verify import check_grid
 
@@ -63,10 +64,8 @@ def fit(
         left = None if time_limit is None else max(0.0, time_limit - (time.monotonic() - started))
         result = solver.solve(enc.model, time_limit=left, seed=seed)
         elapsed = time.monotonic() - started
-        size = {"variables": enc.model.num_vars, "clauses": len(enc.model.clauses),
-                "linear": len(enc.model.linear)}
         common = dict(spec=spec, backend=result.backend or solver.name, seconds=elapsed, rounds=rounds,
-                      model_size=size)
+                      model_size=model_size(enc.model))
         if result.status == Status.UNSAT:
             return FitAnswer("does not fit", detail=result.detail, **common)
         if result.status == Status.UNKNOWN:
@@ -81,6 +80,11 @@ def fit(
                 + "; ".join(problems)
             )
         return FitAnswer("fits", grid=grid, witnesses=tuple(witnesses), score=full, **common)
+
+
+def model_size(model: BoolModel) -> dict[str, int]:
+    """How big a model is: variables, clauses and linear constraints."""
+    return {"variables": model.num_vars, "clauses": len(model.clauses), "linear": len(model.linear)}
 
 
 def _cut_forbidden(enc: Encoding, grid: Grid) -> bool:
