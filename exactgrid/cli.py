@@ -210,7 +210,7 @@ def _read_cells(text: str | None) -> str | None:
 @cli.command("fit")
 @click.argument("requirements", nargs=-1, metavar="[REQUIREMENT]...")
 @click.option("--instance", metavar="FILE", default=None,
-              help="TOML instance file (instead of, or before, the options below).")
+              help="TOML instance file: the base question; REQUIREMENTs and options given here add to it or win.")
 @click.option("--forbid", multiple=True, metavar="WORD", help="A word that must not appear at all (repeatable).")
 @click.option("--cells", metavar="FILE|ROWS", default=None,
               help="Fixed cells: rows of letters with '.' for free cells, as a file or inline 'P.NN./.....'.")
@@ -262,23 +262,29 @@ def fit_command(ctx: click.Context, requirements: tuple[str, ...], instance: str
     from .render import fit_dict, fit_text
     from .spec import build_spec, load_instance
 
+    if instance is None and not (requirements or min_score or min_count or forbid):
+        raise click.UsageError("give at least one REQUIREMENT (or --instance FILE, or --min-score/--min-count)")
     if instance is not None:
-        spec, _ = load_instance(instance)
-        if requirements or forbid or cells or optional or min_score is not None or min_count is not None:
-            spec = build_spec(
-                requirements=[r.describe() for r in spec.required] + list(requirements),
-                forbid=[*spec.forbidden, *forbid], cells=_read_cells(cells), fixed=spec.fixed,
-                optional=[*spec.optional, *optional],
-                min_score=min_score if min_score is not None else spec.min_score,
-                min_count=min_count if min_count is not None else spec.min_count,
-                shape=(spec.board.rows, spec.board.cols), moves=spec.board.moves, path_rule=spec.path_rule,
-                budget=spec.budget, symmetry_breaking=spec.symmetry_breaking,
-            )
+        # The file is the base; words on the command line add to it, options given there win.
+        base, _ = load_instance(instance)
+
+        def given(name: str) -> bool:
+            return ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE
+
+        spec = build_spec(
+            requirements=[r.describe() for r in base.required] + list(requirements),
+            forbid=[*base.forbidden, *forbid], cells=_read_cells(cells), fixed=base.fixed,
+            optional=[*base.optional, *optional],
+            min_score=min_score if min_score is not None else base.min_score,
+            min_count=min_count if min_count is not None else base.min_count,
+            shape=shape if given("shape") else (base.board.rows, base.board.cols),
+            moves=moves if given("moves") else base.board.moves,
+            path_rule=path_rule if given("path_rule") else base.path_rule,
+            budget=budget if given("budget") else base.budget,
+            symmetry_breaking=symmetry_breaking if given("symmetry_breaking") else base.symmetry_breaking,
+        )
     else:
-        if not (requirements or min_score or min_count or forbid):
-            raise click.UsageError("give at least one REQUIREMENT (or --instance FILE, or --min-score/--min-count)")
-        cells_text = _read_cells(cells)
-        spec = build_spec(requirements=requirements, forbid=forbid, cells=cells_text, optional=optional,
+        spec = build_spec(requirements=requirements, forbid=forbid, cells=_read_cells(cells), optional=optional,
                           min_score=min_score, min_count=min_count, shape=shape, moves=moves,
                           path_rule=path_rule, budget=budget, symmetry_breaking=symmetry_breaking)
     solver = get_backend(backend)

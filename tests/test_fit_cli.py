@@ -70,6 +70,11 @@ def test_instance_file(tmp_path):
     assert run("fit", "--instance", str(path)).exit_code == 0
     path.write_text(f'shape = "3x3"\nrequire = {json.dumps(SEED_EXACT)}\n')
     assert run("fit", "--instance", str(path)).exit_code == 1
+    # the command line adds to the file and its options win: in 4x4 the five exact states fit
+    result = run("fit", "--instance", str(path), "--shape", "4x4", "TEXAS", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["shape"] == [4, 4] and [r["state"] for r in data["requirements"]][-1] == "TEXAS"
 
 
 @pytest.mark.parametrize("requirements,fits", [(["OHIO", "UTAH", "IOWA"], True), (SEED_EXACT, False)])

@@ -75,7 +75,7 @@ def test_instance_files_load_and_bad_ones_fail(tmp_path):
 @pytest.mark.parametrize("name,grid", [
     ("3x3_seed_five", "thoainesl"),
     ("3x3_seed_pinned", "thoainesl"),
-    *((f"5x5_top{n}", TOP10_GRID) for n in range(5, 10)),
+    *((f"5x5_top{n}", TOP10_GRID) for n in range(5, 11)),
 ])
 def test_expected_fits_have_known_witnesses(name, grid):
     """The instances marked 'fits' are met by a known grid, checked by the finder alone."""
