@@ -139,6 +139,7 @@ def missing_backend(monkeypatch):
         (["OHIO", "--shape", "0x5"], "rows must be"),
         (["OHIO", "--backend", "gurobi"], "unknown backend 'gurobi'"),
         (["OHIO", "--backend", "pysat:nosuchsolver"], "unknown PySAT solver"),
+        (["OHIO", "--backend", "cadical:x"], "takes no option"),
         (["OHIO", "--backend", "missing"], "not available here"),
         (["OHIO", "--time-limit", "-1"], "--time-limit"),
         (["OHIO", "--write-cnf", "/no/such/dir/x.cnf"], "cannot write"),

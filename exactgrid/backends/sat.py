@@ -137,6 +137,8 @@ class PySATBackend(Backend):
     solver_name = "cadical195"
 
     def __init__(self, solver_name: str | None = None) -> None:
+        if solver_name is not None and type(self) is not PySATBackend:
+            raise BackendError(f"backend {self.name!r} takes no option; use pysat:{solver_name} for other solvers")
         if solver_name is not None:
             from pysat.solvers import SolverNames
 
@@ -214,9 +216,6 @@ class Cadical(PySATBackend):
     description = "CaDiCaL 1.9.5 (PySAT cadical195); time limit by conflict-budget chunks"
     solver_name = "cadical195"
 
-    def __init__(self) -> None:
-        pass
-
 
 class Kissat(PySATBackend):
     """Kissat 4.0.4 through PySAT, one-shot in a child process."""
@@ -224,9 +223,6 @@ class Kissat(PySATBackend):
     name = "kissat"
     description = "Kissat 4.0.4 (PySAT kissat404); one-shot child process, killed at the limit"
     solver_name = "kissat404"
-
-    def __init__(self) -> None:
-        pass
 
 
 class Glucose(PySATBackend):
@@ -236,9 +232,6 @@ class Glucose(PySATBackend):
     description = "Glucose 4.1 (PySAT glucose4); time limit by interrupt()"
     solver_name = "glucose4"
 
-    def __init__(self) -> None:
-        pass
-
 
 class Minisat(PySATBackend):
     """MiniSat 2.2 through PySAT."""
@@ -246,6 +239,3 @@ class Minisat(PySATBackend):
     name = "minisat"
     description = "MiniSat 2.2 (PySAT minisat22); time limit by interrupt()"
     solver_name = "minisat22"
-
-    def __init__(self) -> None:
-        pass
