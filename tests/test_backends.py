@@ -1,10 +1,11 @@
 """The backend contract: child processes, the race, the portfolio, and checked answers."""
 
 import time
+from importlib.metadata import EntryPoint
 
 import pytest
 
-from exactgrid.backends import Backend, BackendError, Result, SolverDisagreement, Status, get_backend
+from exactgrid.backends import Backend, BackendError, Result, SolverDisagreement, Status, get_backend, registry
 from exactgrid.backends._child import race_in_children, run_in_child
 from exactgrid.fit import fit
 from exactgrid.model import BoolModel
@@ -63,8 +64,12 @@ def test_portfolio_optimises():
 
 
 @pytest.mark.parametrize("name,needle", [("portfolio:kissat", "two or more"),
-                                          ("portfolio:kissat+highs", "cannot run in a portfolio")])
-def test_bad_portfolios(name, needle):
+                                          ("portfolio:kissat+nosuch", "unknown backend 'nosuch'"),
+                                          ("portfolio:kissat+liar", "cannot run in a portfolio")])
+def test_bad_portfolios(monkeypatch, name, needle):
+    points = registry._entry_points()
+    points["liar"] = EntryPoint("liar", f"{__name__}:Liar", registry.GROUP)
+    monkeypatch.setattr(registry, "_entry_points", lambda: points)
     with pytest.raises(BackendError, match=needle):
         get_backend(name)
 

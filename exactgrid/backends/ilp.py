@@ -134,7 +134,7 @@ class Cbc(Backend):
 
 
 class Highs(Backend):
-    """HiGHS MIP through ``highspy``, in-process with its own ``time_limit`` option."""
+    """HiGHS MIP through ``highspy``: in-process with its own ``time_limit``; in a child when raced."""
 
     name = "highs"
     description = "HiGHS MIP (highspy); time limit by its own option"
@@ -158,67 +158,84 @@ class Highs(Backend):
             return None
 
     def _solve(self, model: BoolModel, time_limit: float | None, seed: int) -> Result:
-        import highspy
-        import numpy as np
+        return solve_highs(model, time_limit, seed)
 
-        h = highspy.Highs()
-        h.silent()
-        h.setOptionValue("output_flag", False)
-        h.setOptionValue("threads", 1)
-        h.setOptionValue("random_seed", int(seed))
-        h.setOptionValue("mip_rel_gap", 0.0)
-        h.setOptionValue("mip_abs_gap", 0.5)
-        h.setOptionValue("mip_feasibility_tolerance", 1e-9)
-        h.setOptionValue("primal_feasibility_tolerance", 1e-9)
-        if time_limit is not None:
-            h.setOptionValue("time_limit", max(float(time_limit), 1e-3))
-        n = model.num_vars
-        inf = highspy.kHighsInf
-        if n:
-            h.addVars(n, np.zeros(n), np.ones(n))
-            h.changeColsIntegrality(n, np.arange(n, dtype=np.int32),
-                                    np.array([highspy.HighsVarType.kInteger] * n))
-        rows = [(clause, [1] * len(clause), 1, inf) for clause in model.clauses]
-        for con in model.linear:
-            lo = con.bound if con.op in (">=", "==") else -inf
-            hi = con.bound if con.op in ("<=", "==") else inf
-            rows.append((con.lits, con.weights, lo, hi))
-        for lits, weights, lo, hi in rows:
-            const, coefs = _terms(lits, weights)
-            idx = [v - 1 for v, c in coefs.items() if c]
-            val = [float(coefs[v + 1]) for v in idx]
-            lower = lo - const if lo != -inf else -inf
-            upper = hi - const if hi != inf else inf
-            if not idx:
-                if lower > 0 or upper < 0:
-                    return Result(Status.UNSAT, detail="constant constraint violated")
-                continue
-            h.addRow(lower, upper, len(idx), np.array(idx, dtype=np.int32), np.array(val))
-        offset = 0
-        if model.objective is not None and n:
-            offset, coefs = _terms(*model.objective)
-            for v, c in coefs.items():
-                if c:
-                    h.changeColCost(v - 1, float(c))
-            h.changeObjectiveSense(highspy.ObjSense.kMaximize)
-        h.run()
-        status = h.getModelStatus()
-        info = h.getInfo()
-        ms = highspy.HighsModelStatus
-        if status == ms.kInfeasible:
-            return Result(Status.UNSAT)
-        has_solution = info.primal_solution_status == 2 or (n == 0 and status in (ms.kOptimal, ms.kModelEmpty))
-        if not has_solution:
-            return Result(Status.UNKNOWN, detail=f"HiGHS: {h.modelStatusToString(status)}")
-        values = h.getSolution().col_value if n else []
-        true_vars = frozenset(i + 1 for i, val in enumerate(values) if val > 0.5)
-        if model.objective is None:
-            return Result(Status.SAT, true_vars=true_vars)
-        if status in (ms.kOptimal, ms.kModelEmpty):
-            return Result(Status.OPTIMAL, true_vars=true_vars)
-        bound = info.mip_dual_bound
-        proven = None if not math.isfinite(bound) else math.floor(bound + offset + 1e-6)
-        return Result(Status.SAT, true_vars=true_vars, bound=proven,
-                      detail=f"HiGHS: {h.modelStatusToString(status)}")
+    def child_call(self, model: BoolModel, time_limit: float | None, seed: int) -> ChildCall:
+        """The same solve in a child process (for the portfolio)."""
+        return _highs_child, (model, time_limit, seed)
+
+    def read_child(self, model: BoolModel, messages: list[tuple], finished: bool) -> Result:
+        """The child's one message carries the Result itself."""
+        if not finished:
+            return Result(Status.UNKNOWN, detail="time limit reached (HiGHS killed)")
+        return messages[-1][1]
 
 
+def _highs_child(model: BoolModel, time_limit: float | None, seed: int) -> Iterator[tuple]:
+    yield ("done", solve_highs(model, time_limit, seed))
+
+
+def solve_highs(model: BoolModel, time_limit: float | None, seed: int) -> Result:
+    """Solve ``model`` with HiGHS in this process, within its own ``time_limit`` option."""
+    import highspy
+    import numpy as np
+
+    h = highspy.Highs()
+    h.silent()
+    h.setOptionValue("output_flag", False)
+    h.setOptionValue("threads", 1)
+    h.setOptionValue("random_seed", int(seed))
+    h.setOptionValue("mip_rel_gap", 0.0)
+    h.setOptionValue("mip_abs_gap", 0.5)
+    h.setOptionValue("mip_feasibility_tolerance", 1e-9)
+    h.setOptionValue("primal_feasibility_tolerance", 1e-9)
+    if time_limit is not None:
+        h.setOptionValue("time_limit", max(float(time_limit), 1e-3))
+    n = model.num_vars
+    inf = highspy.kHighsInf
+    if n:
+        h.addVars(n, np.zeros(n), np.ones(n))
+        h.changeColsIntegrality(n, np.arange(n, dtype=np.int32),
+                                np.array([highspy.HighsVarType.kInteger] * n))
+    rows = [(clause, [1] * len(clause), 1, inf) for clause in model.clauses]
+    for con in model.linear:
+        lo = con.bound if con.op in (">=", "==") else -inf
+        hi = con.bound if con.op in ("<=", "==") else inf
+        rows.append((con.lits, con.weights, lo, hi))
+    for lits, weights, lo, hi in rows:
+        const, coefs = _terms(lits, weights)
+        idx = [v - 1 for v, c in coefs.items() if c]
+        val = [float(coefs[v + 1]) for v in idx]
+        lower = lo - const if lo != -inf else -inf
+        upper = hi - const if hi != inf else inf
+        if not idx:
+            if lower > 0 or upper < 0:
+                return Result(Status.UNSAT, detail="constant constraint violated")
+            continue
+        h.addRow(lower, upper, len(idx), np.array(idx, dtype=np.int32), np.array(val))
+    offset = 0
+    if model.objective is not None and n:
+        offset, coefs = _terms(*model.objective)
+        for v, c in coefs.items():
+            if c:
+                h.changeColCost(v - 1, float(c))
+        h.changeObjectiveSense(highspy.ObjSense.kMaximize)
+    h.run()
+    status = h.getModelStatus()
+    info = h.getInfo()
+    ms = highspy.HighsModelStatus
+    if status == ms.kInfeasible:
+        return Result(Status.UNSAT)
+    has_solution = info.primal_solution_status == 2 or (n == 0 and status in (ms.kOptimal, ms.kModelEmpty))
+    if not has_solution:
+        return Result(Status.UNKNOWN, detail=f"HiGHS: {h.modelStatusToString(status)}")
+    values = h.getSolution().col_value if n else []
+    true_vars = frozenset(i + 1 for i, val in enumerate(values) if val > 0.5)
+    if model.objective is None:
+        return Result(Status.SAT, true_vars=true_vars)
+    if status in (ms.kOptimal, ms.kModelEmpty):
+        return Result(Status.OPTIMAL, true_vars=true_vars)
+    bound = info.mip_dual_bound
+    proven = None if not math.isfinite(bound) else math.floor(bound + offset + 1e-6)
+    return Result(Status.SAT, true_vars=true_vars, bound=proven,
+                  detail=f"HiGHS: {h.modelStatusToString(status)}")
