@@ -10,6 +10,9 @@ from exactgrid.words import us_states
 ROOT = Path(__file__).resolve().parents[1]
 FIT_DIR = ROOT / "instances" / "benchmarks" / "fit"
 TOP10_GRID = "XPYLVASNAMTINIGWLORHFYACK"
+# The eight M states, PENNSYLVANIA and the Four Corners states without CALIFORNIA (found by
+# tools/anneal_witness.py; every exact backend timed out on the question).
+M8_PA_4C_NOCAL_GRID = "PWMUPDESIHTNSACLANOVMIRDL"
 
 
 def test_requirement_forms():
@@ -76,6 +79,7 @@ def test_instance_files_load_and_bad_ones_fail(tmp_path):
     ("3x3_seed_five", "thoainesl"),
     ("3x3_seed_pinned", "thoainesl"),
     *((f"5x5_top{n}", TOP10_GRID) for n in range(5, 11)),
+    ("5x5_m8_pa_4c_nocal", M8_PA_4C_NOCAL_GRID),
 ])
 def test_expected_fits_have_known_witnesses(name, grid):
     """The instances marked 'fits' are met by a known grid, checked by the finder alone."""
