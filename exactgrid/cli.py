@@ -19,6 +19,13 @@ JSON output (``--json``), stable keys:
   ``water_borders``, ``passed`` (bool), ``failed`` (item keys), ``items`` -- a list of
   {``key``, ``title``, ``kind``, ``passed``, ``evidence``, ``details``}; for a chain item
   ``details.chain`` is the chain (east to west) or null.
+* ``fit``: ``verdict`` ("fits", "does not fit", "unknown"), ``backend`` (for the portfolio,
+  with the winning member in brackets), ``seconds``, ``rounds``, ``model`` {``variables``,
+  ``clauses``, ``linear``}, ``detail``; when it fits also ``grid``, ``rows``, ``shape``, ``moves``,
+  ``requirements`` -- a list of {``requirement``, ``state``, ``spelled``, ``altered``,
+  ``path``, ``cells``} -- and ``score`` (as ``score --json``).
+* ``backends``: ``default`` and ``backends`` -- a list of {``name``, ``available``,
+  ``version``, ``capabilities``, ``description``}.
 """
 
 from __future__ import annotations
