@@ -71,8 +71,10 @@ def write_lp(model: BoolModel, path: str | Path) -> None:
 
 
 def write_mps(model: BoolModel, path: str | Path) -> None:
-    """Write the model as a (free) MPS file (through PuLP)."""
+    """Write the model as a free MPS file (through PuLP), with an ``OBJSENSE MAX`` section."""
     from .backends.ilp import to_pulp
 
     problem, _ = to_pulp(model)
-    problem.writeMPS(str(path))
+    # an OBJSENSE MAX section, not PuLP's default "*SENSE" comment, which readers ignore
+    # (and then minimise the objective)
+    problem.writeMPS(str(path), with_objsense=True)

@@ -2,7 +2,8 @@
 
 ``portfolio`` races the default pair (see :data:`DEFAULT_MEMBERS`); ``portfolio:a+b+c`` races
 the named backends (any registered backend that can run in a child, plugins included). The
-first member to decide (SAT, UNSAT or OPTIMAL) answers; the others are killed at once. If the time limit comes
+first member to decide (a grid, or for an objective a proven optimum, or UNSAT) answers; the
+others are killed at once. If the time limit comes
 first, the best solution any member reported is kept (SAT), else the answer is UNKNOWN.
 Members get seeds ``seed``, ``seed + 1``, ... so that two copies of one solver differ where
 the solver takes a seed.
@@ -35,6 +36,7 @@ class Portfolio(Backend):
 
     def __init__(self, members: str | None = None) -> None:
         self._member_names = tuple(members.split("+")) if members else None
+        self._members: list[Backend] | None = None
         if members is not None:
             if len(self._member_names) < 2 or not all(self._member_names):
                 raise BackendError(f"portfolio:{members}: name two or more backends joined by '+'")
@@ -42,7 +44,9 @@ class Portfolio(Backend):
             self.members()  # named members: a bad one is reported now, in its own words
 
     def members(self) -> list[Backend]:
-        """The member backends (each available here and able to run in a child)."""
+        """The member backends (each available here and able to run in a child), resolved once."""
+        if self._members is not None:
+            return self._members
         from .registry import backend_names, get_backend
 
         if self._member_names is not None:
@@ -59,6 +63,7 @@ class Portfolio(Backend):
         for member in chosen:
             if isinstance(member, Portfolio) or type(member).child_call is Backend.child_call:
                 raise BackendError(f"backend {member.name!r} cannot run in a portfolio (no child_call)")
+        self._members = chosen
         return chosen
 
     def available(self) -> bool:
@@ -80,7 +85,10 @@ class Portfolio(Backend):
         calls = [m.child_call(model, time_limit, seed + i) for i, m in enumerate(members)]
 
         def decisive(index: int, messages: list[tuple]) -> bool:
-            return members[index].read_child(model, messages, True).status != Status.UNKNOWN
+            # a proof decides; so does any grid for a pure decision question, but an unproven
+            # optimum (a member out of time) does not stop the others
+            status = members[index].read_child(model, messages, True).status
+            return status in (Status.OPTIMAL, Status.UNSAT) or (status == Status.SAT and model.objective is None)
 
         winner, messages, finished = race_in_children(calls, time_limit, RACE_GRACE_SECONDS, decisive)
         if winner is not None:
