@@ -29,6 +29,7 @@ from typing import Any, Literal
 
 import networkx as nx
 
+from .inputs import InputError, read_text_file
 from .words import UnknownWordError, us_borders, us_states, us_states_info
 
 ItemKind = Literal["min_states", "min_score", "required", "forbidden", "chain"]
@@ -41,7 +42,7 @@ STATE_GROUPS: tuple[str, ...] = ("east_coast", "west_coast", "atlantic", "pacifi
 QUALIFY_SCORE = 165_379_868
 
 
-class ChecklistError(ValueError):
+class ChecklistError(InputError):
     """A checklist that cannot be read or makes no sense (message is one line)."""
 
 
@@ -528,11 +529,9 @@ def parse_checklist(text: str, source: str = "<checklist>") -> Checklist:
 def load_checklist(path: str | Path) -> Checklist:
     """Read a checklist TOML file; ChecklistError (one line) if it is missing or bad."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ChecklistError(f"cannot read checklist {str(path)!r}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise ChecklistError(f"cannot read checklist {str(path)!r}: not UTF-8 text") from None
+        text = read_text_file(path, "checklist")
+    except InputError as exc:
+        raise ChecklistError(str(exc)) from None
     return parse_checklist(text, str(path))
 
 

@@ -30,6 +30,7 @@ JSON output (``--json``), stable keys:
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -37,61 +38,80 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
-from typing import Any
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from . import __version__
-from .achieve import ChecklistError, default_checklist, evaluate, load_checklist
-from .backends.base import BackendError
+from .achieve import default_checklist, evaluate, load_checklist
 from .finder import PATH_RULES, score
-from .geometry import MOVE_RULES, ShapeError
+from .geometry import MOVE_RULES
 from .grid import Grid, GridError, parse_grid
+from .inputs import InputError, check_seconds, read_text_file
 from .render import checklist_dict, checklist_table, score_dict, score_text
-from .spec import SpecError
-from .words import UnknownWordError, us_states
+from .stopping import interruption, stop_on_signals
+from .words import us_states
 
-#: Library exceptions that mean "the user's input is bad" (exit status 2, one line).
-INPUT_ERRORS: tuple[type[Exception], ...] = (
-    GridError, ShapeError, UnknownWordError, ChecklistError, SpecError, BackendError,
-)
+if TYPE_CHECKING:
+    from .encode import Encoding
 
 
-class InputError(click.ClickException):
-    """Bad input: printed as one ``Error: ...`` line on stderr, exit status 2."""
+class BadInput(click.ClickException):
+    """Bad input: one ``Error: ...`` line on stderr, or under ``--json`` a JSON object
+    ``{"error": ...}`` on stdout; exit status 2."""
 
     exit_code = 2
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, as_json: bool = False) -> None:
         super().__init__(" ".join(str(message).split()))
+        self.as_json = as_json
+
+    def show(self, file: Any = None) -> None:
+        """Print the error as one line (or one JSON object under ``--json``)."""
+        if self.as_json:
+            click.echo(json.dumps({"error": self.format_message()}))
+        else:
+            click.echo(f"Error: {self.format_message()}", err=True)
+
+
+def wants_json(args: list[str]) -> bool:
+    """Whether the command line asks for JSON (``--json`` before any ``--``)."""
+    return "--json" in (args[: args.index("--")] if "--" in args else args)
 
 
 @contextmanager
-def _one_line_errors() -> Iterator[None]:
+def _one_line_errors(as_json: bool) -> Iterator[None]:
     try:
         yield
     except click.exceptions.NoArgsIsHelpError:
         raise
     except click.UsageError as exc:
         hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx is not None else ""
-        raise InputError(exc.format_message() + hint) from None
-    except INPUT_ERRORS as exc:
-        raise InputError(str(exc)) from None
+        raise BadInput(exc.format_message() + hint, as_json) from None
+    except BadInput as exc:
+        exc.as_json = as_json
+        raise
+    except InputError as exc:
+        raise BadInput(str(exc), as_json) from None
 
 
 class ExactgridGroup(click.Group):
-    """A click group whose usage errors and library input errors are one line, exit 2."""
+    """A click group whose usage errors and library input errors are one line (or a JSON
+    object under ``--json``), exit status 2."""
 
     def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
                      **extra: Any) -> click.Context:
-        """Parse the group's own options, with one-line errors."""
-        with _one_line_errors():
-            return super().make_context(info_name, args, parent=parent, **extra)
+        """Parse the group's own options, with one-line errors; remember whether JSON is wanted."""
+        as_json = wants_json(list(args))
+        with _one_line_errors(as_json):
+            ctx = super().make_context(info_name, args, parent=parent, **extra)
+        ctx.meta["exactgrid.json"] = as_json
+        return ctx
 
     def invoke(self, ctx: click.Context) -> Any:
         """Run the chosen command: the one place where bad input becomes a one-line error."""
-        with _one_line_errors():
+        with _one_line_errors(ctx.meta.get("exactgrid.json", False)):
             return super().invoke(ctx)
 
 
@@ -100,16 +120,25 @@ class ExactgridGroup(click.Group):
 
 def read_grid_argument(text: str, shape: str | None, moves: str) -> Grid:
     """The GRID argument: letters (any case, spaces or ``/`` between rows) or a file holding them."""
-    path = Path(text)
-    if text and os.path.isfile(path):
-        try:
-            content = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise GridError(f"cannot read grid file {text!r}: {exc}") from None
-        return parse_grid(content, shape, moves)  # type: ignore[arg-type]
+    if os.path.lexists(text):
+        return parse_grid(read_text_file(text, "grid file"), shape, moves)  # type: ignore[arg-type]
     if re.search(r"[.\\~]", text) or text.startswith(("/", "./")):
         raise GridError(f"no such grid file {text!r} (GRID is letters, or a file holding them)")
     return parse_grid(text, shape, moves)  # type: ignore[arg-type]
+
+
+class Seconds(click.ParamType):
+    """A duration option: a finite number of seconds >= 0 (no ``inf``, no ``nan``)."""
+
+    name = "seconds"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        """The number of seconds, or a usage error naming the option."""
+        try:
+            return check_seconds(float(value) if isinstance(value, str) else value)
+        except (ValueError, InputError) as exc:
+            reason = str(exc) if isinstance(exc, InputError) else f"{value!r} is not a number of seconds"
+            self.fail(reason.replace("time limit ", ""), param, ctx)
 
 
 def grid_options(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -151,7 +180,8 @@ def cli() -> None:
 @grid_options
 def score_command(grid: str, shape: str | None, moves: str, path_rule: str, budget: int, as_json: bool) -> None:
     """Score GRID: the US states it holds, how each is spelled, and the total population."""
-    result = score(read_grid_argument(grid, shape, moves), us_states(), budget, path_rule)  # type: ignore[arg-type]
+    words = us_states()
+    result = score(read_grid_argument(grid, shape, moves), words, words.check_budget(budget), path_rule)  # type: ignore[arg-type]
     if as_json:
         _print_json(score_dict(result))
     else:
@@ -183,7 +213,8 @@ def check_command(
     checklist = default_checklist() if checklist_path is None else load_checklist(checklist_path)
     if only:
         checklist = checklist.select(only)
-    result = score(board_grid, us_states(), budget, path_rule)  # type: ignore[arg-type]
+    words = us_states()
+    result = score(board_grid, words, words.check_budget(budget), path_rule)  # type: ignore[arg-type]
     verdict = evaluate(checklist, result.words, result.total, True if water_borders else None)
     if as_json:
         _print_json({**score_dict(result), **checklist_dict(verdict)})
@@ -203,15 +234,11 @@ def _read_cells(text: str | None) -> str | None:
     """--cells: a file holding rows like ``P.NN.``, or the rows inline (``P.NN./...../...``)."""
     if text is None:
         return None
-    if os.path.isfile(text):
-        try:
-            return Path(text).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise SpecError(f"cannot read cells file {text!r}: {exc}") from None
-    rows = [row.strip() for row in text.split("/")]
-    if len(rows) > 1 and len({len(row) for row in rows}) == 1:  # rows of one width: inline cells
-        return text
-    raise SpecError(f"no such cells file {text!r} (give a file, or rows inline like P.NN./...../.....)")
+    if os.path.lexists(text):
+        return read_text_file(text, "cells file")
+    if re.search(r"[/\n]", text) and not text.startswith(("/", "./", "../", "~")):
+        return text  # rows inline (one row: 'P.NN./'); parse_cells checks them
+    raise InputError(f"no such cells file {text!r} (give a file, or rows inline like P.NN./...../.....)")
 
 
 @cli.command("fit")
@@ -236,20 +263,24 @@ def _read_cells(text: str | None) -> str | None:
               help="Lex-leader symmetry breaking over the shape's symmetries (no fixed cells). Off by "
                    "default: measured, it slowed every solver on the fitting questions.")
 @click.option("--backend", default=None, metavar="NAME", help="Solver backend (see 'exactgrid backends').")
-@click.option("--time-limit", type=click.FloatRange(min=0), default=60.0, show_default=True, metavar="SECONDS",
+@click.option("--time-limit", type=Seconds(), default=60.0, show_default=True, metavar="SECONDS",
               help="Give up with UNKNOWN (exit 3) after this long.")
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=click.IntRange(0, 2**31 - 1), default=0, show_default=True,
+              help="Random seed handed to the solver.")
 @click.option("--write-cnf", metavar="FILE", default=None, help="Also write the model as DIMACS CNF.")
 @click.option("--write-wcnf", metavar="FILE", default=None, help="Also write the model as WCNF.")
 @click.option("--write-lp", metavar="FILE", default=None, help="Also write the model as an LP file.")
 @click.option("--write-mps", metavar="FILE", default=None, help="Also write the model as an MPS file.")
+@click.option("--progress/--no-progress", default=None,
+              help="A ticking progress line on stderr (default: when stderr is a terminal).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 @click.pass_context
 def fit_command(ctx: click.Context, requirements: tuple[str, ...], instance: str | None, forbid: tuple[str, ...],
                 cells: str | None, optional: tuple[str, ...], min_score: int | None, min_count: int | None,
                 shape: str, moves: str, path_rule: str, budget: int, symmetry_breaking: bool,
                 backend: str | None, time_limit: float, seed: int, write_cnf: str | None,
-                write_wcnf: str | None, write_lp: str | None, write_mps: str | None, as_json: bool) -> None:
+                write_wcnf: str | None, write_lp: str | None, write_mps: str | None, progress: bool | None,
+                as_json: bool) -> None:
     """Can all REQUIREMENTs appear in one grid? Prints FITS with a verified grid (exit 0),
     DOES NOT FIT, proven (exit 1), or UNKNOWN after --time-limit (exit 3).
 
@@ -262,59 +293,70 @@ def fit_command(ctx: click.Context, requirements: tuple[str, ...], instance: str
       ILLINOIS=INLINOIS   spelled exactly so
     States may be given as names ("New York"), keys (NEWYORK) or postal codes (NY).
     """
-    from . import export
     from .backends import get_backend
-    from .encode import encode
+    from .encode import EncodingTimeout, encode
     from .fit import FitAnswer, fit, model_size
     from .render import fit_dict, fit_text
-    from .spec import build_spec, load_instance
+    from .spec import build_spec, read_instance
 
-    if instance is None and not (requirements or min_score or min_count or forbid):
-        raise click.UsageError("give at least one REQUIREMENT (or --instance FILE, or --min-score/--min-count)")
+    arguments: dict[str, Any] = dict(requirements=requirements, forbid=forbid, optional=optional,
+                                     min_score=min_score, min_count=min_count, shape=shape, moves=moves,
+                                     path_rule=path_rule, budget=budget, symmetry_breaking=symmetry_breaking)
+    cells_texts = []
     if instance is not None:
         # The file is the base; words on the command line add to it, options given there win.
-        base, _ = load_instance(instance)
-
-        def given(name: str) -> bool:
-            return ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE
-
-        spec = build_spec(
-            requirements=[r.describe() for r in base.required] + list(requirements),
-            forbid=[*base.forbidden, *forbid], cells=_read_cells(cells), fixed=base.fixed,
-            optional=[*base.optional, *optional],
-            min_score=min_score if min_score is not None else base.min_score,
-            min_count=min_count if min_count is not None else base.min_count,
-            shape=shape if given("shape") else (base.board.rows, base.board.cols),
-            moves=moves if given("moves") else base.board.moves,
-            path_rule=path_rule if given("path_rule") else base.path_rule,
-            budget=budget if given("budget") else base.budget,
-            symmetry_breaking=symmetry_breaking if given("symmetry_breaking") else base.symmetry_breaking,
-        )
-    else:
-        spec = build_spec(requirements=requirements, forbid=forbid, cells=_read_cells(cells), optional=optional,
-                          min_score=min_score, min_count=min_count, shape=shape, moves=moves,
-                          path_rule=path_rule, budget=budget, symmetry_breaking=symmetry_breaking)
-    solver = get_backend(backend)
-    encoding = encode(spec)
-    for path, writer in ((write_cnf, export.write_dimacs), (write_wcnf, export.write_wcnf),
-                         (write_lp, export.write_lp), (write_mps, export.write_mps)):
-        if path:
-            try:
-                writer(encoding.model, path)
-            except OSError as exc:
-                raise InputError(f"cannot write {path!r}: {exc.strerror or exc}") from None
-    started = time.monotonic()
+        base = read_instance(instance)
+        for key in ("requirements", "forbid", "optional"):
+            arguments[key] = [*base.pop(key, []), *arguments[key]]
+        if "cells" in base:
+            cells_texts.append(base.pop("cells"))
+        for key, value in base.items():
+            if ctx.get_parameter_source(key) != click.core.ParameterSource.COMMANDLINE:
+                arguments[key] = value
+    if cells is not None:
+        cells_texts.append(_read_cells(cells))
     try:
-        with _ticker(f"solving with {solver.name}", time_limit, enabled=_stderr_is_terminal()):
-            answer = fit(spec, backend=solver, time_limit=time_limit, seed=seed, encoding=encoding)
-    except KeyboardInterrupt:
-        answer = FitAnswer("unknown", spec, backend=solver.name, seconds=time.monotonic() - started,
-                           detail="interrupted (Ctrl-C)", model_size=model_size(encoding.model))
+        spec = build_spec(cells=cells_texts, **arguments)
+    except InputError as exc:
+        raise BadInput(f"{instance}: {exc}" if instance is not None else str(exc)) from None
+    solver = get_backend(backend)
+    started = time.monotonic()
+    encoding = None
+    try:
+        with _ticker(f"solving with {solver.name}", time_limit,
+                     enabled=_stderr_is_terminal() if progress is None else progress):
+            try:
+                encoding = encode(spec, deadline=started + time_limit)
+            except EncodingTimeout as exc:
+                answer = FitAnswer("unknown", spec, backend=solver.name, detail=str(exc))
+            else:
+                _write_exports(encoding, write_cnf=write_cnf, write_wcnf=write_wcnf, write_lp=write_lp,
+                               write_mps=write_mps)
+                left = max(0.0, time_limit - (time.monotonic() - started))
+                answer = fit(spec, backend=solver, time_limit=left, seed=seed, encoding=encoding)
+    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM/SIGHUP (see exactgrid.stopping)
+        answer = FitAnswer("unknown", spec, backend=solver.name, detail=f"interrupted ({interruption(exc)})",
+                           model_size=model_size(encoding.model) if encoding else {})
+    answer = replace(answer, seconds=time.monotonic() - started)
     if as_json:
         _print_json(fit_dict(answer))
     else:
         click.echo(fit_text(answer))
     ctx.exit(FIT_EXIT[answer.verdict])
+
+
+def _write_exports(encoding: Encoding, **paths: str | None) -> None:
+    """The model in the file formats asked for (``write_cnf=PATH``, ...), before solving."""
+    from . import export
+
+    writers = {"write_cnf": export.write_dimacs, "write_wcnf": export.write_wcnf,
+               "write_lp": export.write_lp, "write_mps": export.write_mps}
+    for key, path in paths.items():
+        if path:
+            try:
+                writers[key](encoding.model, path)
+            except OSError as exc:
+                raise BadInput(f"cannot write {path!r}: {exc.strerror or exc}") from None
 
 
 @contextmanager
@@ -329,8 +371,11 @@ def _ticker(label: str, time_limit: float, enabled: bool) -> Iterator[None]:
 
     def tick() -> None:
         while not done.wait(0.5):
-            stream.write(f"\r{label}: {time.monotonic() - started:5.1f} s of {time_limit:g} s (Ctrl-C gives up)")
-            stream.flush()
+            try:
+                stream.write(f"\r{label}: {time.monotonic() - started:5.1f} s of {time_limit:g} s (Ctrl-C gives up)")
+                stream.flush()
+            except OSError:  # the terminal is gone (SIGHUP follows)
+                return
 
     thread = threading.Thread(target=tick, daemon=True)
     thread.start()
@@ -339,8 +384,9 @@ def _ticker(label: str, time_limit: float, enabled: bool) -> Iterator[None]:
     finally:
         done.set()
         thread.join()
-        stream.write("\r\033[K")
-        stream.flush()
+        with contextlib.suppress(OSError):
+            stream.write("\r\033[K")
+            stream.flush()
 
 
 def _stderr_is_terminal() -> bool:
@@ -367,5 +413,6 @@ def backends_command(as_json: bool) -> None:
 
 
 def main() -> None:
-    """Console-script entry point (``exactgrid``)."""
-    cli(prog_name="exactgrid")
+    """Console-script entry point (``exactgrid``): SIGTERM and SIGHUP stop work as Ctrl-C does."""
+    with stop_on_signals():
+        cli(prog_name="exactgrid")

@@ -25,9 +25,10 @@ Encodings, and why
 * **Simple paths: one-hot positions.** ``p[i, c]``: letter i sits on cell c; at most one
   cell per step, at most one step per cell (no cell twice), ``p[i,c] -> OR p[i+1, c']``
   over neighbours, and ``p[i,c] -> x[c, w_i] or alt[i]`` with ``sum alt <= k``. A forbidden
-  word under the simple rule has no compact encoding (simple-path non-existence), so it is
-  handled lazily by the fit loop: each grid is checked by the finder and a grid spelling the
-  word along a path gets a cut "this path has at least k+1 mismatches".
+  word under the simple rule has no compact encoding (simple-path non-existence), so each
+  path that could spell it gets a cut "this path has at least k+1 mismatches": all of them up
+  front when there are at most :data:`EAGER_CUT_PATHS` (small boards, short words), else
+  lazily, by the fit loop, for each path along which a solver's grid spells the word.
 * **Optional words** get a *found* variable y that guards their word clause (``y -> OR_c
   s[n-1,k,c]``): y true only if the word is really there, so ``sum weight * y`` is a lower
   bound of the real score. ``min_score`` and ``min_count`` are linear constraints on it
@@ -42,14 +43,35 @@ from __future__ import annotations
 
 import itertools
 import string
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from .grid import Grid
+from .inputs import InputError
 from .model import BoolModel
 from .spec import FitSpec
 
 TRUE = 0  # a layer entry that is constantly true (no variable)
+
+MAX_MODEL_LITERALS = 5_000_000
+"""The largest model built, in literals (clauses and linear constraints together): about 150 MB
+in this process; a 5x5 question with every state optional is 0.25 million, 10x10 1.1 million.
+A question that needs more is refused (:class:`ModelTooLarge`), which bounds the memory of the
+encoder and of the solver processes that receive the model."""
+
+EAGER_CUT_PATHS = 20_000
+"""A forbidden word under the simple-path rule is cut path by path up front when it has at
+most this many candidate paths (2x4, length 5: 512; 4x4, length 6: 22,672); beyond that, the
+fit loop cuts lazily, one path per grid that spells it."""
+
+
+class ModelTooLarge(InputError):
+    """The question's model would pass :data:`MAX_MODEL_LITERALS` (bad input: ask a smaller question)."""
+
+
+class EncodingTimeout(Exception):
+    """The deadline passed before the model was built (the answer is UNKNOWN, not an error)."""
 
 
 @dataclass
@@ -62,6 +84,8 @@ class Encoding:
     filler: str | None
     letter_vars: list[dict[str, int]]
     found_vars: dict[str, int] = field(default_factory=dict)
+    lazy_forbidden: tuple[str, ...] = ()
+    """Forbidden words (simple paths, too many paths to cut up front) checked by the fit loop."""
 
     def decode(self, true_vars: Iterable[int]) -> Grid:
         """The grid a solution describes (filler cells get the filler letter)."""
@@ -76,13 +100,25 @@ class Encoding:
 
     def forbid_path(self, word: str, path: Sequence[int]) -> None:
         """Cut off one path spelling ``word``: at least budget+1 of its cells must mismatch."""
-        lits = []
-        for cell, letter in zip(path, word, strict=True):
-            var = self.letter_vars[cell].get(letter)
-            if var is not None:
-                lits.append(var)
-        self.model.add_linear(lits, None, "<=", len(word) - self.spec.budget - 1,
-                              name=f"cut:{word}")
+        add_path_cut(self.model, self.letter_vars, word, path, self.spec.budget)
+
+
+def add_path_cut(model: BoolModel, letter_vars: Sequence[dict[str, int]], word: str, path: Sequence[int],
+                 budget: int) -> None:
+    """``path`` must not spell ``word`` within ``budget``: at least budget+1 of its cells mismatch.
+
+    A clause when exactly one more mismatch is needed (not all of these cells hold these
+    letters), else a cardinality constraint; nothing when the path cannot spell it anyway.
+    """
+    lits = [letter_vars[cell][letter] for cell, letter in zip(path, word, strict=True)
+            if letter in letter_vars[cell]]
+    bound = len(word) - budget - 1
+    if bound >= len(lits):
+        return
+    if bound == len(lits) - 1:
+        model.add_clause([-lit for lit in lits])
+    else:
+        model.add_linear(lits, None, "<=", bound, name=f"cut:{word}")
 
 
 def modelled_alphabet(spec: FitSpec) -> tuple[tuple[str, ...], str | None]:
@@ -104,7 +140,10 @@ def modelled_alphabet(spec: FitSpec) -> tuple[tuple[str, ...], str | None]:
 
 
 class _Encoder:
-    def __init__(self, spec: FitSpec) -> None:
+    def __init__(self, spec: FitSpec, deadline: float | None = None,
+                 max_literals: int = MAX_MODEL_LITERALS) -> None:
+        self.deadline = deadline
+        self.max_literals = max_literals
         self.spec = spec
         self.board = spec.board
         self.model = BoolModel()
@@ -117,6 +156,15 @@ class _Encoder:
             self.model.exactly_one(list(table.values()), name=f"one_letter_r{row + 1}c{col + 1}")
             if cell in spec.fixed:
                 self.model.add_clause([table[spec.fixed[cell]]])
+
+    def tick(self) -> None:
+        """Called every few thousand literals: stop at the deadline or past the size limit."""
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise EncodingTimeout(f"time limit reached while encoding ({self.model.literals:,} literals built)")
+        if self.model.literals > self.max_literals:
+            raise ModelTooLarge(
+                f"the question's model passes {self.max_literals:,} literals (the most exactgrid builds); "
+                "ask a smaller question: a smaller board, fewer optional or forbidden words, a smaller budget")
 
     # -- letters ---------------------------------------------------------------------------
 
@@ -138,6 +186,7 @@ class _Encoder:
         board = self.board
         prev: list[list[int | None]] = []  # prev[j][c]: var, TRUE, or None (impossible)
         for i, (letter, must_equal) in enumerate(steps):
+            self.tick()
             layer: list[list[int | None]] = []
             for j in range(budget + 1):
                 row: list[int | None] = []
@@ -186,6 +235,7 @@ class _Encoder:
         model, board = self.model, self.board
         prev: list[list[int | None]] = []  # var, TRUE, or None (never reachable)
         for i, letter in enumerate(word):
+            self.tick()
             layer = []
             for j in range(budget + 1):
                 row: list[int | None] = []
@@ -228,6 +278,7 @@ class _Encoder:
         if n > board.size:
             model.add_clause([-guard] if guard else [])
             return
+        self.tick()
         pos = [[model.new_var(f"p_{tag}_{i}_{c}") for c in range(board.size)] for i in range(n)]
         for i in range(n):
             model.at_most_one(pos[i])
@@ -255,6 +306,47 @@ class _Encoder:
                 if alts:
                     clause.append(alts[i])
                 model.add_clause(clause)
+
+    def simple_forbid(self, word: str, max_paths: int = EAGER_CUT_PATHS) -> bool:
+        """Cut every simple path that could spell ``word``, when there are at most ``max_paths``.
+
+        Paths a fixed cell already rules out are skipped. Returns False (adding nothing)
+        when there are more: the word is then left to the lazy cuts of the fit loop.
+        """
+        budget, fixed, n = self.spec.budget, self.spec.fixed, len(word)
+        if n > self.board.size:
+            return True
+        paths: list[tuple[int, ...]] = []
+        seen: set[frozenset[tuple[int, str]]] = set()
+
+        def extend(path: list[int], visited: int, mismatches: int) -> bool:
+            if len(path) == n:
+                key = frozenset(zip(path, word, strict=True))
+                if key not in seen:
+                    seen.add(key)
+                    paths.append(tuple(path))
+                    if len(paths) % 1000 == 0:
+                        self.tick()
+                return len(paths) <= max_paths
+            options = range(self.board.size) if not path else self.board.neighbours[path[-1]]
+            for cell in options:
+                if visited >> cell & 1:
+                    continue
+                miss = mismatches + (cell in fixed and fixed[cell] != word[len(path)])
+                if miss > budget:
+                    continue
+                path.append(cell)
+                ok = extend(path, visited | 1 << cell, miss)
+                path.pop()
+                if not ok:
+                    return False
+            return True
+
+        if not extend([], 0, 0):
+            return False
+        for path in paths:
+            add_path_cut(self.model, self.letter_vars, word, path, budget)
+        return True
 
     # -- requirements ------------------------------------------------------------------------
 
@@ -315,6 +407,7 @@ class _Encoder:
         model = self.model
         bits = [(cell, ch) for cell in range(self.board.size) for ch in self.alphabet]
         for perm in self.board.symmetries[1:]:
+            self.tick()
             equal = TRUE
             for cell, ch in bits:
                 if perm[cell] == cell:
@@ -330,16 +423,24 @@ class _Encoder:
                 equal = nxt
 
 
-def encode(spec: FitSpec, letter_presence: bool = True) -> Encoding:
-    """Encode a fit question as one BoolModel (see the module docstring for the encodings)."""
-    enc = _Encoder(spec)
+def encode(spec: FitSpec, letter_presence: bool = True, deadline: float | None = None,
+           max_literals: int = MAX_MODEL_LITERALS) -> Encoding:
+    """Encode a fit question as one BoolModel (see the module docstring for the encodings).
+
+    ``deadline`` (a ``time.monotonic()`` value): raise :class:`EncodingTimeout` once it has
+    passed. A model passing ``max_literals`` raises :class:`ModelTooLarge` (an InputError).
+    """
+    enc = _Encoder(spec, deadline, max_literals)
     if letter_presence:
         enc.letter_presence()
     for req in spec.required:
         enc.want(req.word, req.word, req.pattern(), guard=None)
-    if spec.path_rule == "walk":
-        for word in spec.forbidden:
+    lazy: list[str] = []
+    for word in spec.forbidden:
+        if spec.path_rule == "walk":
             enc.walk_forbid(word, spec.budget)
+        elif not enc.simple_forbid(word):
+            lazy.append(word)
     found_vars: dict[str, int] = {}
     if spec.min_score is not None or spec.min_count is not None:
         for word in spec.optional:
@@ -349,7 +450,8 @@ def encode(spec: FitSpec, letter_presence: bool = True) -> Encoding:
         _add_targets(enc.model, spec, found_vars)
     if spec.symmetry_breaking:
         enc.symmetry_breaking()
-    return Encoding(spec, enc.model, enc.alphabet, enc.filler, enc.letter_vars, found_vars)
+    enc.tick()
+    return Encoding(spec, enc.model, enc.alphabet, enc.filler, enc.letter_vars, found_vars, tuple(lazy))
 
 
 def _add_targets(model: BoolModel, spec: FitSpec, found_vars: dict[str, int]) -> None:

@@ -31,13 +31,14 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .geometry import Board
+from .inputs import InputError
 from .words import WordList
 
 _A = ord("A")
 _ALPHABET = 26
 
 
-class FastScoreError(ValueError):
+class FastScoreError(InputError):
     """A request the fast scorer cannot serve (bad grid text, unsupported rule)."""
 
 
@@ -75,7 +76,7 @@ class Scorer:
             raise FastScoreError(
                 f"the fast scorer handles walks only, not {path_rule!r} paths; use exactgrid.finder.score"
             )
-        if not isinstance(budget, int) or budget < 0:
+        if isinstance(budget, bool) or not isinstance(budget, int) or budget < 0:
             raise FastScoreError(f"alteration budget must be a whole number 0 or more, got {budget!r}")
         if board.moves not in ("king", "rook"):
             raise FastScoreError(f"unsupported move rule {board.moves!r}")
@@ -83,7 +84,7 @@ class Scorer:
             raise FastScoreError("the word list is empty")
         self.board = board
         self.words = words
-        self.budget = budget
+        self.budget = min(budget, words.longest)  # a larger budget alters nothing more
         self.chunk = chunk
         self.small_batch = small_batch
         self.small_chunk = small_chunk

@@ -27,6 +27,7 @@ from typing import Literal
 
 from .geometry import cells_of
 from .grid import Grid
+from .inputs import InputError
 from .words import WordList
 
 PathRule = Literal["walk", "simple"]
@@ -83,11 +84,13 @@ class Score:
         return len(self.found)
 
 
-def _check(budget: int, path_rule: str) -> None:
-    if budget < 0:
-        raise ValueError(f"alteration budget must be 0 or more, got {budget}")
+def _check(budget: int, path_rule: str, word: str) -> int:
+    """The budget that matters for ``word``: at most its length (more alters nothing more)."""
+    if isinstance(budget, bool) or not isinstance(budget, int) or budget < 0:
+        raise InputError(f"alteration budget must be a whole number 0 or more, got {budget!r}")
     if path_rule not in PATH_RULES:
-        raise ValueError(f"unknown path rule {path_rule!r}; choose from {', '.join(PATH_RULES)}")
+        raise InputError(f"unknown path rule {path_rule!r}; choose from {', '.join(PATH_RULES)}")
+    return min(budget, len(word))
 
 
 def suffix_layers(grid: Grid, word: str, budget: int) -> list[list[int]]:
@@ -218,7 +221,7 @@ def is_found(grid: Grid, word: str, budget: int = 1, path_rule: PathRule = "walk
     >>> is_found(parse_grid("thoainesl"), "OHIO")
     True
     """
-    _check(budget, path_rule)
+    budget = _check(budget, path_rule, word)
     if len(word) > grid.board.size and path_rule == "simple":
         return False
     if path_rule == "walk":
@@ -233,7 +236,7 @@ def find(grid: Grid, word: str, budget: int = 1, path_rule: PathRule = "walk") -
     >>> find(parse_grid("thoainesl"), "UTAH").spelled
     'ATAH'
     """
-    _check(budget, path_rule)
+    budget = _check(budget, path_rule, word)
     if not word or (path_rule == "simple" and len(word) > grid.board.size):
         return None
     if path_rule == "walk":
@@ -258,7 +261,7 @@ def score(grid: Grid, words: WordList, budget: int = 1, path_rule: PathRule = "w
     >>> score(parse_grid("thoainesl"), us_states()).total
     32913047
     """
-    _check(budget, path_rule)
+    _check(budget, path_rule, "")
     found = []
     for word in found_words(grid, words, budget, path_rule):
         match = find(grid, word, budget, path_rule)
@@ -279,7 +282,7 @@ def find_pattern(
 
     The reported match is for ``word`` (so its ``altered`` positions show the pattern's).
     """
-    _check(0, path_rule)
+    _check(0, path_rule, word)
     if len(steps) != len(word):
         raise ValueError("a pattern needs one step per letter of the word")
     board = grid.board

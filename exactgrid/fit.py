@@ -13,9 +13,10 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from .backends import Backend, Status, get_backend
-from .encode import Encoding, encode
+from .encode import Encoding, EncodingTimeout, encode
 from .finder import Match, Score, find
 from .grid import Grid
+from .inputs import check_seconds
 from .model import BoolModel
 from .spec import FitSpec
 from .verify import check_grid
@@ -52,16 +53,29 @@ def fit(
 ) -> FitAnswer:
     """Decide whether ``spec`` has a grid. Every grid found is verified before it is returned.
 
-    With the simple path rule, forbidden words are enforced lazily: a grid spelling one gets
-    a cut and the model is solved again (each round within what is left of the time limit).
+    ``time_limit`` (seconds, finite and >= 0, or None) covers the whole answer, encoding
+    included: a model not built in time answers UNKNOWN.
+
+    With the simple path rule, a forbidden word with too many candidate paths to cut up front
+    is enforced lazily: a grid spelling it gets a cut and the model is solved again (each
+    round within what is left of the time limit).
     """
+    if time_limit is not None:
+        time_limit = check_seconds(time_limit)
     solver = backend if isinstance(backend, Backend) else get_backend(backend)
-    enc = encoding or encode(spec)
     started = time.monotonic()
+    deadline = None if time_limit is None else started + time_limit
+    if encoding is None:
+        try:
+            encoding = encode(spec, deadline=deadline)
+        except EncodingTimeout as exc:
+            return FitAnswer("unknown", spec, backend=solver.name, seconds=time.monotonic() - started,
+                             detail=str(exc))
+    enc = encoding
     rounds = 0
     while True:
         rounds += 1
-        left = None if time_limit is None else max(0.0, time_limit - (time.monotonic() - started))
+        left = None if deadline is None else max(0.0, deadline - time.monotonic())
         result = solver.solve(enc.model, time_limit=left, seed=seed)
         elapsed = time.monotonic() - started
         common = dict(spec=spec, backend=result.backend or solver.name, seconds=elapsed, rounds=rounds,
@@ -71,7 +85,7 @@ def fit(
         if result.status == Status.UNKNOWN:
             return FitAnswer("unknown", detail=result.detail, **common)
         grid = enc.decode(result.true_vars or ())
-        if spec.path_rule == "simple" and _cut_forbidden(enc, grid):
+        if enc.lazy_forbidden and _cut_forbidden(enc, grid):
             continue
         witnesses, full, problems = check_grid(spec, grid)
         if problems:
@@ -91,7 +105,7 @@ def _cut_forbidden(enc: Encoding, grid: Grid) -> bool:
     """Add a cut for each forbidden word the grid spells; whether any was added."""
     spec = enc.spec
     added = False
-    for word in spec.forbidden:
+    for word in enc.lazy_forbidden:
         match = find(grid, word, spec.budget, spec.path_rule)
         if match is not None:
             enc.forbid_path(word, match.path)

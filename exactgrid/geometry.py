@@ -7,9 +7,12 @@ move whole sets of cells at once.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Literal
+
+from .inputs import InputError
 
 MoveRule = Literal["king", "rook"]
 MOVE_RULES: tuple[MoveRule, ...] = ("king", "rook")
@@ -21,7 +24,7 @@ _STEPS: dict[str, tuple[tuple[int, int], ...]] = {
 }
 
 
-class ShapeError(ValueError):
+class ShapeError(InputError):
     """A shape or move rule that cannot exist."""
 
 
@@ -168,9 +171,9 @@ def shape_for_length(length: int) -> tuple[int, int]:
 
 def parse_shape(text: str) -> tuple[int, int]:
     """Parse ``RxC`` (e.g. ``5x5``) into (rows, cols)."""
-    parts = text.lower().replace("×", "x").split("x")
-    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+    match = re.fullmatch(r"\s*([0-9]+)\s*[xX×]\s*([0-9]+)\s*", text)
+    if not match:
         raise ShapeError(f"shape must look like 5x5, got {text!r}")
-    rows, cols = int(parts[0]), int(parts[1])
+    rows, cols = int(match[1]), int(match[2])
     Board(rows, cols)  # validates
     return rows, cols

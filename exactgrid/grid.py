@@ -7,9 +7,10 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from .geometry import Board, MoveRule, parse_shape, shape_for_length
+from .inputs import InputError, ascii_upper
 
 
-class GridError(ValueError):
+class GridError(InputError):
     """Text that does not describe a grid."""
 
 
@@ -66,7 +67,7 @@ def parse_grid(
     Raises GridError (or ShapeError) with a one-line message on bad input.
     """
     rows_given = [r for r in re.split(r"[/\n]", text.strip()) if r.strip()]
-    letters = re.sub(r"[\s/]", "", text).upper()
+    letters = ascii_upper(re.sub(r"[\s/]", "", text), "grid")
     if not letters:
         raise GridError("the grid is empty")
     bad = sorted(set(re.sub(r"[A-Z]", "", letters)))

@@ -52,6 +52,8 @@ class BoolModel:
     linear: list[Linear] = field(default_factory=list)
     objective: tuple[tuple[int, ...], tuple[int, ...]] | None = None  # (lits, weights): maximise
     names: dict[int, str] = field(default_factory=dict)
+    literals: int = 0
+    """How many literals the clauses and linear constraints hold together (the model's size)."""
 
     def new_var(self, name: str = "") -> int:
         """A fresh variable, optionally named (names show up in LP files and debugging)."""
@@ -71,6 +73,7 @@ class BoolModel:
             if lit == 0 or abs(lit) > self.num_vars:
                 raise ValueError(f"literal {lit} is not a variable of this model")
         self.clauses.append(clause)
+        self.literals += len(clause)
 
     def add_linear(self, lits: Sequence[int], weights: Sequence[int] | None, op: Comparison,
                    bound: int, name: str = "") -> None:
@@ -85,6 +88,7 @@ class BoolModel:
             if lit == 0 or abs(lit) > self.num_vars:
                 raise ValueError(f"literal {lit} is not a variable of this model")
         self.linear.append(Linear(tuple(lits), tuple(int(w) for w in weights), op, int(bound), name))
+        self.literals += len(lits)
 
     def at_most_one(self, lits: Sequence[int], name: str = "") -> None:
         """At most one of ``lits`` is true."""

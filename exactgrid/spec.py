@@ -14,16 +14,17 @@ import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from .finder import PATH_RULES, PathRule
 from .geometry import MOVE_RULES, Board, ShapeError, parse_shape
+from .inputs import InputError, ascii_upper, check_flag, check_text, check_whole, read_text_file
 from .words import UnknownWordError, WordList, us_states
 
 Mode = Literal["anywhere", "exact", "position", "spelled"]
 
 
-class SpecError(ValueError):
+class SpecError(InputError):
     """A requirement or instance file that cannot be understood or cannot make sense."""
 
 
@@ -168,7 +169,7 @@ def parse_requirement(text: str, words: WordList, budget: int = 1) -> Requiremen
 
 
 def _letters(text: str, context: str) -> str:
-    letters = text.strip().upper()
+    letters = ascii_upper(text.strip(), f"{context!r}")
     if not re.fullmatch(r"[A-Z]+", letters):
         raise SpecError(f"{context!r}: {text!r} must be letters A-Z")
     return letters
@@ -184,7 +185,7 @@ def _resolve(words: WordList, name: str) -> str:
 def parse_cells(text: str, board: Board) -> dict[int, str]:
     """Read fixed cells: rows of letters with ``.`` (or ``?``, ``_``) for a free cell,
     separated by newlines or ``/``. Returns {cell: letter}."""
-    rows = [re.sub(r"\s", "", r) for r in re.split(r"[/\n]", text) if r.strip()]
+    rows = [re.sub(r"\s", "", r) for r in re.split(r"[/\n]", ascii_upper(text, "fixed cells")) if r.strip()]
     if len(rows) != board.rows or any(len(r) != board.cols for r in rows):
         raise SpecError(
             f"fixed cells must be {board.rows} rows of {board.cols} characters "
@@ -192,7 +193,7 @@ def parse_cells(text: str, board: Board) -> dict[int, str]:
         )
     fixed = {}
     for r, row in enumerate(rows):
-        for c, ch in enumerate(row.upper()):
+        for c, ch in enumerate(row):
             if ch in ".?_":
                 continue
             if not "A" <= ch <= "Z":
@@ -215,7 +216,7 @@ def build_spec(
     *,
     requirements: Iterable[str] = (),
     forbid: Iterable[str] = (),
-    cells: str | None = None,
+    cells: str | Iterable[str] | None = None,
     optional: Iterable[str] = (),
     min_score: int | None = None,
     min_count: int | None = None,
@@ -229,12 +230,13 @@ def build_spec(
 ) -> FitSpec:
     """Build and validate a FitSpec from user-level words (as the CLI and TOML files give them).
 
-    ``optional`` may contain ``all`` for every word on the list. ``fixed`` ({cell: letter})
-    is merged with ``cells``; the two must agree. Raises SpecError with a one-line message.
+    ``optional`` may contain ``all`` for every word on the list. ``cells`` is one text of
+    rows (see :func:`parse_cells`) or several, merged with ``fixed`` ({cell: letter}); they
+    must all agree. Raises an InputError (SpecError, ...) with a one-line message.
     """
     words = words or us_states()
     try:
-        rows, cols = parse_shape(shape) if isinstance(shape, str) else shape
+        rows, cols = parse_shape(check_text(shape, "shape")) if not isinstance(shape, tuple) else shape
         if moves not in MOVE_RULES:
             raise SpecError(f"unknown move rule {moves!r}; choose from {', '.join(MOVE_RULES)}")
         board = Board(rows, cols, moves)  # type: ignore[arg-type]
@@ -242,21 +244,28 @@ def build_spec(
         raise SpecError(str(err)) from None
     if path_rule not in PATH_RULES:
         raise SpecError(f"unknown path rule {path_rule!r}; choose from {', '.join(PATH_RULES)}")
-    if not isinstance(budget, int) or budget < 0:
-        raise SpecError(f"the alteration budget must be a whole number >= 0, got {budget!r}")
-    reqs = tuple(parse_requirement(t, words, budget) for t in requirements)
+    budget = words.check_budget(budget)
+    symmetry_breaking = check_flag(symmetry_breaking, "symmetry_breaking")
+    if min_score is not None:
+        check_whole(min_score, "min_score")
+    if min_count is not None:
+        check_whole(min_count, "min_count")
+    reqs = tuple(parse_requirement(check_text(t, "a requirement"), words, budget) for t in requirements)
     seen: set[str] = set()
     for req in reqs:
         if req.word in seen:
             raise SpecError(f"{req.word} is required twice; give it once")
         seen.add(req.word)
-    forbidden = tuple(dict.fromkeys(_resolve(words, f) for f in forbid))
+    forbidden = tuple(dict.fromkeys(_resolve(words, check_text(f, "a forbidden word")) for f in forbid))
+    if not reqs and not forbidden and min_score is None and min_count is None:
+        raise SpecError("the question asks nothing: give at least one REQUIREMENT, a forbidden word, "
+                        "or a minimum score or count")
     clash = seen & set(forbidden)
     if clash:
         raise SpecError(f"{', '.join(sorted(clash))} is both required and forbidden")
     opt: dict[str, int] = {}
     for name in optional:
-        if name.strip().lower() == "all":
+        if check_text(name, "an optional word").strip().lower() == "all":
             opt.update(words.weights)
         else:
             word = _resolve(words, name)
@@ -264,11 +273,9 @@ def build_spec(
     for word in list(opt):
         if word in seen or word in forbidden:
             del opt[word]
-    if min_score is not None and min_score < 0:
-        raise SpecError(f"--min-score must be >= 0, got {min_score}")
-    if min_count is not None and min_count < 0:
-        raise SpecError(f"--min-count must be >= 0, got {min_count}")
-    fixed = merge_fixed(board, dict(fixed or {}), parse_cells(cells, board) if cells else {})
+    fixed = dict(fixed or {})
+    for text in [cells] if isinstance(cells, str) else cells or ():
+        fixed = merge_fixed(board, fixed, parse_cells(check_text(text, "cells"), board))
     if fixed and symmetry_breaking:
         raise SpecError("symmetry breaking needs a grid with no fixed cells")
     return FitSpec(
@@ -290,52 +297,80 @@ _TOML_KEYS = {
     "shape", "moves", "path", "budget", "require", "forbid", "cells", "optional",
     "min_score", "min_count", "symmetry_breaking", "name", "description", "expect",
 }
+EXPECTS = ("fits", "does not fit")
 
 
-def load_instance(path: str | Path) -> tuple[FitSpec, dict]:
-    """Read a TOML instance file into a FitSpec; also return the raw table (for ``expect``).
+def read_instance(path: str | Path) -> dict[str, Any]:
+    """Read and type-check a TOML instance file: the keyword arguments of :func:`build_spec`.
+
+    See :func:`instance_arguments` for the keys.
+    """
+    return instance_arguments(_read_toml(path), str(path))
+
+
+def _read_toml(path: str | Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(read_text_file(path, "instance file"))
+    except tomllib.TOMLDecodeError as err:
+        raise SpecError(f"{path}: not valid TOML: {err}") from None
+
+
+def instance_arguments(data: dict[str, Any], path: str = "<instance>") -> dict[str, Any]:
+    """An instance table, type-checked, as the keyword arguments of :func:`build_spec`.
 
     Keys: ``shape = "5x5"``, ``moves``, ``path``, ``budget``, ``require = ["ILLINOIS:2", ...]``,
     ``forbid = [...]``, ``cells = ["P....", ...]`` (or one string), ``optional = ["all"]``,
-    ``min_score``, ``min_count``, ``symmetry_breaking``, plus free ``name``, ``description``
-    and ``expect`` ("fits" / "does not fit") for benchmarks.
+    ``min_score``, ``min_count``, ``symmetry_breaking`` (true/false), plus free ``name``,
+    ``description`` and ``expect`` ("fits" / "does not fit") for benchmarks, which are checked
+    but not returned. Every value is checked for type here; SpecError names the file and key.
     """
-    path = Path(path)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise SpecError(f"{path}: no such file") from None
-    except tomllib.TOMLDecodeError as err:
-        raise SpecError(f"{path}: not valid TOML: {err}") from None
     unknown = set(data) - _TOML_KEYS
     if unknown:
-        raise SpecError(f"{path}: unknown key(s) {', '.join(sorted(unknown))}")
-    cells = data.get("cells")
-    if isinstance(cells, list):
-        cells = "/".join(cells)
+        raise SpecError(f"{path}: unknown key(s) {', '.join(sorted(unknown))}; known: {', '.join(sorted(_TOML_KEYS))}")
     try:
-        spec = build_spec(
-            requirements=_str_list(data, "require", path),
-            forbid=_str_list(data, "forbid", path),
-            cells=cells,
-            optional=_str_list(data, "optional", path),
-            min_score=data.get("min_score"),
-            min_count=data.get("min_count"),
-            shape=str(data.get("shape", "5x5")),
-            moves=str(data.get("moves", "king")),
-            path_rule=str(data.get("path", "walk")),
-            budget=data.get("budget", 1),
-            symmetry_breaking=bool(data.get("symmetry_breaking", False)),
-        )
-    except SpecError as err:
+        for key in ("name", "description"):
+            if key in data:
+                check_text(data[key], key)
+        if "expect" in data and data["expect"] not in EXPECTS:
+            raise SpecError(f"expect must be one of {', '.join(map(repr, EXPECTS))}, got {data['expect']!r}")
+        arguments: dict[str, Any] = {
+            "requirements": _str_list(data, "require"),
+            "forbid": _str_list(data, "forbid"),
+            "optional": _str_list(data, "optional"),
+        }
+        if "cells" in data:
+            arguments["cells"] = "/".join(_str_list(data, "cells"))
+        for key, name in (("shape", "shape"), ("moves", "moves"), ("path", "path_rule")):
+            if key in data:
+                arguments[name] = check_text(data[key], key)
+        if "budget" in data:
+            arguments["budget"] = check_whole(data["budget"], "budget")
+        for key in ("min_score", "min_count"):
+            if key in data:
+                arguments[key] = check_whole(data[key], key)
+        if "symmetry_breaking" in data:
+            arguments["symmetry_breaking"] = check_flag(data["symmetry_breaking"], "symmetry_breaking")
+    except InputError as err:
+        raise SpecError(f"{path}: {err}") from None
+    return arguments
+
+
+def load_instance(path: str | Path) -> tuple[FitSpec, dict]:
+    """Read a TOML instance file (see :func:`read_instance`) into a FitSpec; also return the
+    raw table (for ``expect``)."""
+    data = _read_toml(path)
+    arguments = instance_arguments(data, str(path))
+    try:
+        spec = build_spec(**arguments)
+    except InputError as err:
         raise SpecError(f"{path}: {err}") from None
     return spec, data
 
 
-def _str_list(data: dict, key: str, path: Path) -> list[str]:
+def _str_list(data: dict, key: str) -> list[str]:
     value = data.get(key, [])
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise SpecError(f"{path}: {key} must be a list of strings")
+        raise SpecError(f"{key} must be a string or a list of strings, got {value!r}")
     return value

@@ -13,10 +13,12 @@ from functools import cache
 from importlib import resources
 from typing import Literal
 
+from .inputs import InputError, ascii_upper, check_whole
+
 BorderKind = Literal["land", "water"]
 
 
-class UnknownWordError(KeyError):
+class UnknownWordError(InputError, KeyError):
     """A word that is not on the word list in use."""
 
     def __str__(self) -> str:
@@ -24,8 +26,11 @@ class UnknownWordError(KeyError):
 
 
 def normalise_word(text: str) -> str:
-    """Upper-case a name and drop everything but letters: ``New York`` -> ``NEWYORK``."""
-    return re.sub(r"[^A-Z]", "", text.upper())
+    """Upper-case a name and drop everything but letters: ``New York`` -> ``NEWYORK``.
+
+    Letters outside A-Z are refused (InputError), not folded: ``ß`` is not ``SS``.
+    """
+    return re.sub(r"[^A-Z]", "", ascii_upper(text, "a word"))
 
 
 @dataclass(frozen=True)
@@ -57,6 +62,23 @@ class WordList:
     def weight(self, word: str) -> int:
         """The weight of one word."""
         return self.weights[word]
+
+    @property
+    def longest(self) -> int:
+        """The length of the longest word (0 for an empty list)."""
+        return max(map(len, self.weights), default=0)
+
+    def check_budget(self, budget: object) -> int:
+        """``budget`` when it is a whole number from 0 to the longest word's length.
+
+        A larger budget would mean nothing more (a word of n letters with n alterations is
+        spelled by any path of n cells), so it is refused as a likely mistake (InputError).
+        """
+        check_whole(budget, "the alteration budget")
+        if budget > self.longest:  # type: ignore[operator]
+            raise InputError(f"the alteration budget must be from 0 to {self.longest} (the longest word on the "
+                             f"{self.name} list has {self.longest} letters; more alters nothing), got {budget}")
+        return budget  # type: ignore[return-value]
 
     @property
     def total(self) -> int:

@@ -133,7 +133,7 @@ def test_check_water_borders_flag(tmp_path):
         (["score", SEED_3X3, "--budget", "-1"], "--budget"),
         (["score", "missing/grid.txt"], "no such grid file"),
         (["score"], "Missing argument 'GRID'"),
-        (["check", SEED_3X3, "--checklist", "nope.toml"], "cannot read checklist"),
+        (["check", SEED_3X3, "--checklist", "nope.toml"], "checklist 'nope.toml': no such file"),
         (["check", SEED_3X3, "--only", "XYZ"], "unknown checklist item XYZ"),
         (["frobnicate"], "No such command"),
     ],

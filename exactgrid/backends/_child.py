@@ -59,12 +59,14 @@ def race_in_children(calls: Sequence[tuple[Callable[..., Iterator[Any]], tuple]]
     messages it sent and whether it finished. Every child is killed on return.
     """
     deadline = None if time_limit is None else time.monotonic() + time_limit + grace
-    processes = [_start(target, args) for target, args in calls]
+    processes: list[subprocess.Popen] = []
     messages: list[list[Any]] = [[] for _ in calls]
     finished = [False] * len(calls)
     buffers = [b""] * len(calls)
     winner = None
     try:
+        for target, args in calls:  # inside the try: an interrupt here still kills those started
+            processes.append(_start(target, args))
         open_fds = {p.stdout.fileno(): i for i, p in enumerate(processes)}
         while open_fds and winner is None:
             wait = None if deadline is None else deadline - time.monotonic()
@@ -94,9 +96,35 @@ def race_in_children(calls: Sequence[tuple[Callable[..., Iterator[Any]], tuple]]
     return winner, messages, finished
 
 
+PARENT_ENV = "EXACTGRID_PARENT_PID"
+"""The environment variable that tells a child which process it must not outlive."""
+
+
+def die_with_parent(parent: int | None = None) -> None:
+    """Ask the kernel to SIGKILL this process when its parent dies (Linux ``PR_SET_PDEATHSIG``).
+
+    The signal comes even when the parent is killed with SIGKILL and can run no cleanup. If the
+    parent is already gone (it is not ``parent``), exit at once. Elsewhere than Linux this does
+    nothing: there the parent's own cleanup (a killed process group) is what ends a child. The
+    kernel sends the signal when the parent *thread* that started the child ends, so children
+    are started from threads that outlive them (the main thread in the CLI).
+    """
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        pr_set_pdeathsig = 1
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
+    if parent is not None and os.getppid() != parent:
+        os._exit(1)
+
+
 def _start(target: Callable[..., Iterator[Any]], args: tuple) -> subprocess.Popen:
+    # A new session: the terminal's Ctrl-C and hang-up go to the parent only, and killing the
+    # child's process group also kills a solver binary it runs.
     process = subprocess.Popen([sys.executable, "-c", "from exactgrid.backends._child import main; main()"],
-                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, start_new_session=True)
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, start_new_session=True,
+                               env={**os.environ, PARENT_ENV: str(os.getpid())})
     try:
         process.stdin.write(pickle.dumps((target.__module__, target.__qualname__, args)))
         process.stdin.close()
@@ -130,6 +158,8 @@ def _kill(process: subprocess.Popen) -> None:
 
 def main() -> None:
     """The child's side: read the pickled call from stdin, stream what it yields to stdout."""
+    parent = os.environ.get(PARENT_ENV)
+    die_with_parent(int(parent) if parent and parent.isdigit() else None)
     out = os.fdopen(os.dup(1), "wb")
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)  # nothing a solver prints can corrupt the message stream
@@ -148,9 +178,15 @@ def main() -> None:
             target = getattr(target, part)
         for message in target(*args):
             send(message)
-    except BaseException:  # noqa: BLE001 - everything goes to the parent
-        send(("error", traceback.format_exc()))
-    out.close()
+        out.close()
+    except OSError:  # the parent is gone (a broken pipe): nobody is left to tell
+        os._exit(1)
+    except BaseException:  # noqa: BLE001 - everything else goes to the parent
+        try:
+            send(("error", traceback.format_exc()))
+            out.close()
+        except OSError:
+            os._exit(1)
 
 
 if __name__ == "__main__":

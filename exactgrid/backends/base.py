@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
+from ..inputs import InputError
 from ..model import BoolModel
 
 ChildCall = tuple[Callable[..., Iterator[tuple]], tuple[Any, ...]]
@@ -29,7 +30,7 @@ class Status(enum.Enum):
     UNKNOWN = "unknown"    # gave up (time limit) without an assignment
 
 
-class BackendError(ValueError):
+class BackendError(InputError):
     """A backend cannot be had: unknown name, or not installed/available here (one line)."""
 
 
@@ -73,6 +74,8 @@ class Backend:
     name: ClassVar[str] = "abstract"
     description: ClassVar[str] = ""
     capabilities: ClassVar[frozenset[str]] = frozenset()  # subset of {"decide", "optimise", "prove"}
+    install_hint: ClassVar[str] = ""
+    """What to install when ``available()`` is False, as a command (``pip install 'exactgrid[highs]'``)."""
 
     def available(self) -> bool:
         """Whether the solver can run here. Import the solver package lazily, inside this method."""
@@ -119,7 +122,7 @@ class Backend:
         if the solver's answer does not hold up.
         """
         if not self.available():
-            raise BackendError(f"backend {self.name!r} is not available here ({self.description})")
+            raise BackendError(not_available_message(self))
         if time_limit is not None and time_limit < 0:
             time_limit = 0.0
         started = time.monotonic()
@@ -127,6 +130,12 @@ class Backend:
         elapsed = time.monotonic() - started
         result = replace(result, seconds=elapsed, backend=result.backend or self.name)
         return check_result(model, result)
+
+
+def not_available_message(backend: Backend) -> str:
+    """One line saying that ``backend`` cannot run here, and what to install so that it can."""
+    hint = f"; install it with: {backend.install_hint}" if backend.install_hint else ""
+    return f"backend {backend.name!r} is not available here ({backend.description or 'solver missing'}){hint}"
 
 
 def check_result(model: BoolModel, result: Result) -> Result:

@@ -10,7 +10,9 @@ tolerances are tightened to 1e-9 so that 40-million weights times the tolerance 
 from __future__ import annotations
 
 import math
+import os
 import re
+import subprocess
 import warnings
 from collections.abc import Iterator
 
@@ -77,14 +79,50 @@ def _cbc_command(**options):
 
 
 def _cbc_child(model: BoolModel, time_limit: float | None, seed: int) -> Iterator[tuple]:
-
     prob, xs = to_pulp(model)
     options = ["integerTolerance 1e-9", "primalTolerance 1e-9", f"randomCbcSeed {seed + 1}"]
-    solver = _cbc_command(msg=False, timeLimit=time_limit, threads=1, gapRel=0, gapAbs=0.5,
-                               options=options)
-    prob.solve(solver)
+    solver = _cbc_command(msg=False, timeLimit=time_limit, threads=1, gapRel=0, gapAbs=0.5, options=options)
+    run_cbc(prob, solver)
     values = {v: (x.value() or 0) for v, x in xs.items()}
     yield ("done", prob.status, prob.sol_status, values)
+
+
+def run_cbc(prob, solver) -> None:
+    """Solve ``prob`` with PuLP's CBC command, the way ``prob.solve(solver)`` does, but leaving no
+    file behind and no CBC outliving this process.
+
+    The model and solution travel through anonymous in-memory files (``memfd``, Linux) that
+    vanish with the last process holding them, whatever kills it; CBC is started with
+    :func:`~exactgrid.backends._child.die_with_parent`. Elsewhere, PuLP's own temporary files
+    are used and removed when CBC returns.
+    """
+    import pulp
+
+    from ._child import die_with_parent
+
+    if not hasattr(os, "memfd_create"):
+        prob.solve(solver)
+        return
+    model_fd, solution_fd = os.memfd_create("exactgrid.mps"), os.memfd_create("exactgrid.sol")
+    try:
+        model_path, solution_path = (f"/proc/{os.getpid()}/fd/{fd}" for fd in (model_fd, solution_fd))
+        variables, variable_names, constraint_names, _ = prob.writeMPS(model_path, rename=1)
+        args = [solver.path, model_path, "-max", *(f"-{opt}" for opt in solver.options + solver.getOptions())]
+        if solver.timeLimit is not None:
+            args += ["-sec", str(solver.timeLimit)]
+        args += ["-solve", "-printingOptions", "all", "-solution", solution_path]
+        args = " ".join(args).split()  # options like "ratio 0" are two words
+        subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
+                       pass_fds=(model_fd, solution_fd), preexec_fn=die_with_parent, check=True)
+        status, values, _, _, _, sol_status = solver.readsol_MPS(solution_path, prob, variables,
+                                                                 variable_names, constraint_names)
+        prob.assignVarsVals(values)
+        prob.assignStatus(status, sol_status)
+    except subprocess.CalledProcessError as exc:
+        raise pulp.PulpSolverError(f"CBC exited with status {exc.returncode}") from None
+    finally:
+        os.close(model_fd)
+        os.close(solution_fd)
 
 
 class Cbc(Backend):
@@ -93,6 +131,7 @@ class Cbc(Backend):
     name = "cbc"
     description = "CBC MIP (bundled with PuLP); child process killed at the limit"
     capabilities = frozenset({"decide", "optimise", "prove"})
+    install_hint = "pip install --force-reinstall 'pulp==3.3.2' (it bundles CBC)"
 
     def available(self) -> bool:
         """Whether PuLP's bundled (or a system) CBC is present."""
@@ -139,6 +178,7 @@ class Highs(Backend):
     name = "highs"
     description = "HiGHS MIP (highspy); time limit by its own option"
     capabilities = frozenset({"decide", "optimise", "prove"})
+    install_hint = "pip install 'exactgrid[highs]'"
 
     def available(self) -> bool:
         """Whether ``highspy`` imports."""
@@ -220,7 +260,7 @@ def solve_highs(model: BoolModel, time_limit: float | None, seed: int) -> Result
             if c:
                 h.changeColCost(v - 1, float(c))
         h.changeObjectiveSense(highspy.ObjSense.kMaximize)
-    h.run()
+    run_interruptibly(h)
     status = h.getModelStatus()
     info = h.getInfo()
     ms = highspy.HighsModelStatus
@@ -239,3 +279,22 @@ def solve_highs(model: BoolModel, time_limit: float | None, seed: int) -> Result
     proven = None if not math.isfinite(bound) else math.floor(bound + offset + 1e-6)
     return Result(Status.SAT, true_vars=true_vars, bound=proven,
                   detail=f"HiGHS: {h.modelStatusToString(status)}")
+
+
+def run_interruptibly(h) -> None:
+    """``h.run()`` on a worker thread while this thread waits; Ctrl-C or SIGTERM here cancels
+    the solve (HiGHS checks between iterations) and is raised again once HiGHS has stopped.
+
+    ``run()`` called directly holds this thread in C++ until HiGHS's own time limit, deaf to
+    signals. highspy's ``solve()`` does the same as this but prints to stdout.
+    """
+    h.HandleUserInterrupt = True
+    h.startSolve()
+    try:
+        while not h.wait(0.1)[0]:
+            pass
+    except KeyboardInterrupt:
+        h.cancelSolve()
+        while not h.wait(0.1)[0]:
+            pass
+        raise

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from importlib.metadata import EntryPoint, entry_points
 
-from .base import Backend, BackendError
+from .base import Backend, BackendError, not_available_message
 
 GROUP = "exactgrid.backends"
 
@@ -31,6 +31,11 @@ BUILTIN_ENTRY_POINTS = {
     "highs": "exactgrid.backends.ilp:Highs",
     "portfolio": "exactgrid.backends.portfolio:Portfolio",
 }
+
+KNOWN_PLUGINS = {
+    "cpsat": "pip install ./plugins/exactgrid-cpsat (from the exactgrid source tree; it brings OR-Tools)",
+}
+"""Backends that live in separately installed plugin packages, and how to install each."""
 
 
 @dataclass(frozen=True)
@@ -79,6 +84,9 @@ def get_backend(name: str | None = None) -> Backend:
     base, _, option = name.partition(":")
     points = _entry_points()
     if base not in points:
+        if base in KNOWN_PLUGINS:
+            raise BackendError(f"backend {base!r} is a plugin that is not installed here; install it with: "
+                               f"{KNOWN_PLUGINS[base]}")
         raise BackendError(f"unknown backend {name!r}; known: {', '.join(sorted(points))}")
     try:
         cls = points[base].load()
@@ -90,8 +98,7 @@ def get_backend(name: str | None = None) -> Backend:
     except Exception as exc:  # noqa: BLE001 - a broken plugin must not break the core
         raise BackendError(f"backend {name!r} failed to load: {type(exc).__name__}: {exc}") from exc
     if not backend.available():
-        raise BackendError(f"backend {name!r} is not available here: {backend.description or 'solver missing'}"
-                           f" (see `list_backends()` for what works)")
+        raise BackendError(not_available_message(backend))
     return backend
 
 

@@ -5,10 +5,11 @@ SAT-UNSAT search on one incremental solver: after each model, ``objective >= bes
 added, until the solver says UNSAT (then the last model is optimal). Time limits hold for every
 solver, each in the way its PySAT binding allows:
 
-* CaDiCaL has no ``interrupt()``: it is solved in conflict-budget chunks (``conf_budget`` +
-  ``solve_limited``), sized to last about ``CHUNK_SECONDS``, watching the clock between chunks;
-* Glucose, MiniSat and the other MiniSat descendants: ``solve_limited(expect_interrupt=True)``
-  with a ``threading.Timer`` calling ``interrupt()``;
+* CaDiCaL, Glucose, MiniSat and the other in-process solvers: conflict-budget chunks
+  (``conf_budget`` + ``solve_limited``), sized to last about ``CHUNK_SECONDS``, watching the
+  clock between chunks. Between chunks Python is in control, so Ctrl-C and SIGTERM stop the
+  search within a chunk (CaDiCaL has no ``interrupt()``; a timer calling Glucose's
+  ``interrupt()`` would leave the C code deaf to Ctrl-C until the time limit);
 * Kissat (and Lingeling, which has no limited solve) ignore assumptions and cannot be resumed;
   Kissat aborts the process on a second solve after an unfinished one. They run one-shot in a
   child process (a fresh solver per search round) that is killed at the limit.
@@ -16,7 +17,6 @@ solver, each in the way its PySAT binding allows:
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Iterator
 
@@ -26,55 +26,46 @@ from .base import Backend, BackendError, ChildCall, Result, Status
 CHUNK_SECONDS = 0.2
 """Target length of one CaDiCaL conflict-budget chunk (the worst overshoot of a time limit)."""
 
-_INTERRUPTIBLE = ("glucose", "minisat", "maple", "mergesat", "gluecard", "minicard")
 _CHILD_ONLY = ("kissat", "lingeling")
 
 
 def _strategy(solver_name: str) -> str:
-    if solver_name.startswith("cadical"):
-        return "budget"
-    if solver_name.startswith(_CHILD_ONLY):
-        return "child"
-    if solver_name.startswith(_INTERRUPTIBLE):
-        return "interrupt"
-    return "child"
+    return "child" if solver_name.startswith(_CHILD_ONLY) else "budget"
 
 
-def _solve_once(solver, strategy: str, deadline: float | None) -> bool | None:
-    """One call to the solver within the deadline: True, False, or None (out of time)."""
-    if deadline is None:
-        return solver.solve()
-    remaining = deadline - time.monotonic()
-    if remaining <= 0:
-        return None
-    if strategy == "interrupt":
-        timer = threading.Timer(remaining, solver.interrupt)
-        timer.start()
-        try:
-            answer = solver.solve_limited(expect_interrupt=True)
-        finally:
-            timer.cancel()
-            solver.clear_interrupt()
-        return answer
-    # conflict-budget chunks, resized so that each lasts about CHUNK_SECONDS
+def _solve_once(solver, deadline: float | None) -> bool | None:
+    """One call to the solver within the deadline: True, False, or None (out of time).
+
+    The search runs in conflict-budget chunks resized to last about CHUNK_SECONDS each, so
+    that Python regains control (for the clock and for signals) several times a second.
+    """
     budget = 1000
     while True:
+        remaining = None if deadline is None else deadline - time.monotonic()
+        if remaining is not None and remaining <= 0:
+            return None
         solver.conf_budget(budget)
         started = time.monotonic()
-        answer = solver.solve_limited()
+        try:
+            answer = solver.solve_limited()
+        except Exception as exc:
+            # PySAT catches SIGINT during a solve itself and raises pysolvers.error instead
+            if "keyboard interrupt" in str(exc).lower():
+                raise KeyboardInterrupt from None
+            raise
         if answer is not None:
             return answer
-        now = time.monotonic()
-        if now >= deadline:
-            return None
-        took = max(now - started, 1e-3)
-        target = min(CHUNK_SECONDS, deadline - now)
+        took = max(time.monotonic() - started, 1e-3)
+        target = CHUNK_SECONDS if remaining is None else min(CHUNK_SECONDS, max(remaining - took, 1e-3))
         budget = int(min(max(budget * target / took, 100), budget * 4, 1_000_000))
 
 
-def sat_search(solver_name: str, model: BoolModel, deadline: float | None, strategy: str,
+def sat_search(solver_name: str, model: BoolModel, deadline: float | None, chunked: bool = True,
                fresh_solver_each_round: bool = False) -> Iterator[tuple]:
     """Linear SAT-UNSAT search; yields ``("sol", true_vars, value)`` then ``("done", status)``.
+
+    ``chunked``: solve in conflict-budget chunks (in-process: the clock and signals are
+    watched between them); else in one call (in a child process that is killed at the limit).
 
     ``status`` is the name of a :class:`Status`: OPTIMAL/SAT/UNSAT/UNKNOWN (the last when out
     of time; with a solution in hand the caller reports SAT).
@@ -94,7 +85,7 @@ def sat_search(solver_name: str, model: BoolModel, deadline: float | None, strat
     solver = make()
     try:
         while True:
-            answer = _solve_once(solver, strategy, deadline)
+            answer = _solve_once(solver, deadline) if chunked else solver.solve()
             if answer is None:
                 yield ("done", Status.SAT.name if found else Status.UNKNOWN.name)
                 return
@@ -125,7 +116,7 @@ def sat_search(solver_name: str, model: BoolModel, deadline: float | None, strat
 
 def child_search(solver_name: str, model: BoolModel, fresh_solver_each_round: bool) -> Iterator[tuple]:
     """:func:`sat_search` with no deadline, for a child process that is killed at the limit."""
-    yield from sat_search(solver_name, model, None, "child", fresh_solver_each_round)
+    yield from sat_search(solver_name, model, None, False, fresh_solver_each_round)
 
 
 class PySATBackend(Backend):
@@ -135,6 +126,7 @@ class PySATBackend(Backend):
     description = "PySAT solver chosen by name, objective by linear SAT-UNSAT search"
     capabilities = frozenset({"decide", "optimise", "prove"})
     solver_name = "cadical195"
+    install_hint = "pip install 'python-sat==1.9.dev17'"
 
     def __init__(self, solver_name: str | None = None) -> None:
         if solver_name is not None and type(self) is not PySATBackend:
@@ -176,7 +168,7 @@ class PySATBackend(Backend):
             messages, finished = run_in_child(target, args, time_limit, grace=0.0)
         else:
             deadline = None if time_limit is None else time.monotonic() + time_limit
-            messages = list(sat_search(self.solver_name, model, deadline, strategy))
+            messages = list(sat_search(self.solver_name, model, deadline))
             finished = True
         return self.read_child(model, messages, finished)
 

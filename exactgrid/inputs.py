@@ -1,0 +1,94 @@
+"""Checks at the door: the one error type for bad input, and validators every entry point shares.
+
+Everything a user hands exactgrid -- a command-line option, a TOML value, a file, a grid --
+is checked here or by a function built on these, before any work starts. A failure is an
+:class:`InputError` with a one-line message; the CLI prints it as ``Error: ...`` (or a JSON
+error object under ``--json``) and exits with status 2. This module imports nothing from
+exactgrid, so every layer can use it.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from typing import Any
+
+MAX_INPUT_BYTES = 16 * 1024 * 1024
+"""The largest text file (grid, cells, instance, checklist, word list) read, in bytes."""
+
+
+class InputError(ValueError):
+    """Input that cannot be understood or cannot make sense (one line, exit status 2 at the CLI)."""
+
+
+def read_text_file(path: str | os.PathLike[str], what: str) -> str:
+    """The text of a regular file, decoded as UTF-8; InputError with the reason otherwise.
+
+    ``what`` names the file in the message (``"instance file"``). Directories, unreadable
+    files, files over :data:`MAX_INPUT_BYTES` and text that is not UTF-8 are refused.
+    """
+    name = str(path)
+    try:
+        if os.path.isdir(path):
+            raise InputError(f"{what} {name!r} is a directory, not a file")
+        if os.path.exists(path) and not os.path.isfile(path):
+            raise InputError(f"{what} {name!r} is not a regular file")  # a FIFO would block
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_INPUT_BYTES + 1)
+    except FileNotFoundError:
+        raise InputError(f"{what} {name!r}: no such file") from None
+    except PermissionError:
+        raise InputError(f"{what} {name!r}: permission denied") from None
+    except OSError as exc:
+        raise InputError(f"{what} {name!r}: cannot read it ({exc.strerror or exc})") from None
+    if len(data) > MAX_INPUT_BYTES:
+        raise InputError(f"{what} {name!r} is larger than {MAX_INPUT_BYTES // (1024 * 1024)} MiB")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{what} {name!r} is not UTF-8 text (byte {exc.start})") from None
+
+
+def check_seconds(value: Any, what: str = "time limit") -> float:
+    """A duration in seconds: a finite number >= 0 (not a boolean, not NaN or infinity)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise InputError(f"{what} must be a number of seconds, got {value!r}")
+    seconds = float(value)
+    if not math.isfinite(seconds) or seconds < 0:
+        raise InputError(f"{what} must be a finite number of seconds >= 0, got {value!r}")
+    return seconds
+
+
+def check_whole(value: Any, what: str, low: int = 0, high: int | None = None) -> int:
+    """A whole number from ``low`` to ``high`` (inclusive; no upper end when None), not a boolean."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InputError(f"{what} must be a whole number, got {value!r}")
+    if value < low or (high is not None and value > high):
+        limits = f"from {low} to {high}" if high is not None else f">= {low}"
+        raise InputError(f"{what} must be a whole number {limits}, got {value!r}")
+    return value
+
+
+def check_flag(value: Any, what: str) -> bool:
+    """A boolean: ``true`` or ``false`` (no strings such as ``"false"``, no numbers)."""
+    if not isinstance(value, bool):
+        raise InputError(f"{what} must be true or false, got {value!r}")
+    return value
+
+
+def check_text(value: Any, what: str) -> str:
+    """A string (a TOML value or an argument that must be text)."""
+    if not isinstance(value, str):
+        raise InputError(f"{what} must be a string, got {value!r}")
+    return value
+
+
+def ascii_upper(text: str, what: str) -> str:
+    """``text`` upper-cased, refusing letters outside A-Z first.
+
+    Case folding before the check would read ``ß`` as ``SS`` and the dotless ``ı`` as ``I``.
+    """
+    odd = sorted({ch for ch in text if ch.isalpha() and not ("A" <= ch <= "Z" or "a" <= ch <= "z")})
+    if odd:
+        raise InputError(f"{what} may hold letters A-Z only; found {' '.join(map(repr, odd))}")
+    return text.upper()

@@ -1,0 +1,189 @@
+"""Fuzz: generated command lines and instance files, thrown at every command.
+
+Whatever comes in, a command ends with an answer (exit 0, 1 or 3) or with exactly one
+``Error: ...`` line (a JSON error object under ``--json``) and exit 2: never a traceback, never a
+crash, and never a hang (a fail-safe bound per run, far above the fraction of a second a run
+takes). The examples are derandomised, so CI runs the same ones every time; set
+``EXACTGRID_FUZZ_EXAMPLES`` to run more and ``EXACTGRID_FUZZ_RANDOM=1`` to draw new ones.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from exactgrid.cli import cli
+
+EXAMPLES = int(os.environ.get("EXACTGRID_FUZZ_EXAMPLES", "200"))
+HANG_SECONDS = 60  # a fail-safe for a hang; runs take well under a second
+FUZZ = settings(max_examples=EXAMPLES, deadline=None, database=None,
+                derandomize=not os.environ.get("EXACTGRID_FUZZ_RANDOM"),
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+
+ODD_TEXT = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=12)
+GRIDS = ["thoainesl", "THO/AIN/ESL", "tho ain esl", "WTIMAENSVFKOALIRCSROENAIN", "", " ", "/", "abc",
+         "ßhoainesl", "thoaınesl", "th0ainesl", "ﬁhoainesl", "ABCDEFGH", "A" * 1024, "--json", "-x", "nofile.txt",
+         "./missing", "~", "-"]
+SHAPES = ["3x3", "5x5", "2x4", "1x1", "4x4", "0x0", "33x1", "x", "²x3", "５x５", "-1x3", "3X3", "3×3", " 3 x 3 ",
+          "99999999999999999999x2", ""]
+NUMBERS = ["0", "1", "2", "13", "14", "-1", "1e3", "abc", "", str(10**30), "nan", "inf", "0x10", "1_000", "٣"]
+SECONDS = ["0", "0.05", "0.3", "inf", "-inf", "nan", "-1", "1e999", "soon", "", "1e-320", "0x1"]
+WORDS = ["OHIO", "ohio:exact", "OHIO:2", "OHIO:2=X", "OHIO:2=H", "OHIO:5", "OHIO:0", "OHIO=OHIA", "OHIO=OHHH",
+         "New York", "NY", "ny:any", "UTAH=ATAH", "IOWA:3=H", "Narnia", "ß", "OHIO:", ":", "=", "==",
+         "OHIO:exact=X", "OHIO:2=ß", "OHIO:x", "OHIO:2=XY", "all", "CALIFORNIA", "TEXAS"]
+BACKENDS = ["cadical", "glucose", "kissat", "nosuch", "pysat:nosuch", "pysat:minisat22", "portfolio:cadical+glucose",
+            "portfolio:x", "cadical:1", "", ":", "highs"]
+CELLS = ["O.O/.../...", "...", ".../.../...", "ß../.../...", "O1./.../...", "P..../...../...../...../.....",
+         "/", "", "nofile.txt"]
+
+
+def file_paths(root) -> list[str]:
+    """Files of every awkward kind a path option may be given."""
+    (root / "dir").mkdir()
+    (root / "latin1.toml").write_bytes('require = ["OHIO"] # caf\xe9'.encode("latin-1"))
+    (root / "empty.toml").write_text("")
+    (root / "grid.txt").write_text("tho\nain\nesl\n")
+    (root / "ok.toml").write_text('shape = "3x3"\nrequire = ["OHIO"]\n')
+    (root / "check.toml").write_text('[[items]]\nkey = "A"\nrequired = ["OH"]\n')
+    os.mkfifo(root / "fifo")
+    return [str(root / name) for name in ("dir", "latin1.toml", "empty.toml", "grid.txt", "ok.toml",
+                                          "check.toml", "fifo", "missing.toml")]
+
+
+@pytest.fixture(scope="module")
+def paths(tmp_path_factory) -> list[str]:
+    return file_paths(tmp_path_factory.mktemp("fuzz"))
+
+
+def option(name: str, values: list[str]) -> st.SearchStrategy[list[str]]:
+    return st.tuples(st.just(name), st.sampled_from(values) | ODD_TEXT).map(list)
+
+
+def command_line(command: str, positional, options, paths: list[str]) -> st.SearchStrategy[list[str]]:
+    """``command``, some positional arguments and options (drawn, shuffled), maybe ``--json``."""
+    path_options = [option(name, paths) for name in ("--instance", "--cells", "--checklist", "--write-cnf")]
+    return st.tuples(
+        st.lists(positional, max_size=4),
+        st.lists(st.one_of(*options, *path_options), max_size=6),
+        st.booleans(),
+        st.permutations(range(3)),
+    ).map(lambda t: [command, *_interleave(t[0], [x for pair in t[1] for x in pair], t[3]),
+                     *(["--json"] if t[2] else [])])
+
+
+def _interleave(positional: list[str], flat_options: list[str], order) -> list[str]:
+    parts = [positional, flat_options, []]
+    return [x for i in order for x in parts[i]]
+
+
+def grid_options():
+    return [option("--shape", SHAPES), option("--moves", ["king", "rook", "queen", ""]),
+            option("--path", ["walk", "simple", "fly"]), option("--budget", NUMBERS[:8])]
+
+
+def fit_options():
+    return [*grid_options(), option("--time-limit", SECONDS), option("--backend", BACKENDS),
+            option("--forbid", WORDS), option("--optional", WORDS), option("--min-score", NUMBERS),
+            option("--min-count", NUMBERS), option("--seed", NUMBERS), option("--cells", CELLS),
+            st.just(["--symmetry-breaking"])]
+
+
+def check_clean(args: list[str]) -> None:
+    """Run one command line in-process and hold it to the contract."""
+    if args[0] == "fit":  # keep runs short: a small limit unless the line sets one (last one wins)
+        args = [*args[:1], "--time-limit", "0.3", *args[1:]]
+    # the simple-path witness search is exponential in the budget (see the README's known limits)
+    if "simple" in args and "--budget" in args:
+        args = [*args, "--budget", "1"]
+    started = time.monotonic()
+    result = CliRunner().invoke(cli, args)
+    took = time.monotonic() - started
+    assert took < HANG_SECONDS, (args, took)
+    assert result.exception is None or isinstance(result.exception, SystemExit), (args, repr(result.exception))
+    assert "Traceback" not in result.output, (args, result.output)
+    assert result.exit_code in (0, 1, 2, 3), (args, result.exit_code, result.output)
+    wants_json = "--json" in (args[: args.index("--")] if "--" in args else args)
+    if result.exit_code == 2 and not wants_json:
+        assert result.stdout == "", (args, result.stdout)
+        assert result.stderr.count("\n") == 1 and result.stderr.startswith("Error: "), (args, result.stderr)
+    elif result.exit_code == 2:
+        assert result.stderr == "", (args, result.stderr)
+        assert list(json.loads(result.stdout)) == ["error"], (args, result.stdout)
+    elif wants_json and args[0] in ("score", "check", "fit") and not {"--help", "--version"} & set(args):
+        json.loads(result.stdout)  # an answer under --json is JSON
+
+
+@FUZZ
+@given(data=st.data())
+def test_fuzz_score(paths, data):
+    positional = st.sampled_from(GRIDS + paths) | ODD_TEXT
+    check_clean(data.draw(command_line("score", positional, grid_options(), paths)))
+
+
+@FUZZ
+@given(data=st.data())
+def test_fuzz_check(paths, data):
+    positional = st.sampled_from(GRIDS + paths) | ODD_TEXT
+    options = [*grid_options(), option("--only", ["20S", "PA", "XYZ", ""]), st.just(["--water-borders"])]
+    check_clean(data.draw(command_line("check", positional, options, paths)))
+
+
+@FUZZ
+@given(data=st.data())
+def test_fuzz_fit(paths, data):
+    positional = st.sampled_from(WORDS) | ODD_TEXT
+    check_clean(data.draw(command_line("fit", positional, fit_options(), paths)))
+
+
+@FUZZ
+@given(data=st.data())
+def test_fuzz_other_commands(paths, data):
+    command = data.draw(st.sampled_from(["backends", "frobnicate", "--version", "--help", "", "score --help"]))
+    extra = data.draw(st.lists(st.sampled_from(["--json", "-x", "--", "fit", "--help"]) | ODD_TEXT, max_size=3))
+    check_clean([*command.split(), *extra] or ["--help"])
+
+
+TOML_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**20, 10**20) | st.floats(allow_nan=True) | ODD_TEXT
+    | st.sampled_from(["3x3", "5x5", "king", "rook", "walk", "simple", "OHIO", "UTAH=ATAH", "all", "fits"]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(["a", "b"]), inner, max_size=2),
+    max_leaves=6)
+KEYS = ["shape", "moves", "path", "budget", "require", "forbid", "cells", "optional", "min_score", "min_count",
+        "symmetry_breaking", "name", "description", "expect", "colour"]
+
+
+def toml_value(value) -> str | None:
+    """``value`` as TOML (None: no TOML spelling, e.g. null)."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        text = repr(value)
+        return {"nan": "nan", "inf": "inf", "-inf": "-inf"}.get(text, text)
+    if isinstance(value, str):
+        return json.dumps(value)
+    if isinstance(value, list):
+        items = [toml_value(v) for v in value]
+        return None if None in items else "[" + ", ".join(items) + "]"
+    items = {k: toml_value(v) for k, v in value.items()}
+    return None if None in items.values() else "{" + ", ".join(f"{k} = {v}" for k, v in items.items()) + "}"
+
+
+@FUZZ
+@given(table=st.dictionaries(st.sampled_from(KEYS), TOML_VALUES, max_size=6), garble=st.integers(0, 20),
+       extra=st.lists(st.sampled_from(WORDS), max_size=2), as_json=st.booleans())
+def test_fuzz_instance_files(tmp_path, table, garble, extra, as_json):
+    lines = [f"{key} = {text}" for key, value in table.items() if (text := toml_value(value)) is not None]
+    body = "\n".join(lines)
+    if garble == 0:
+        body = body[: len(body) // 2]  # cut off mid-value
+    path = tmp_path / "q.toml"
+    path.write_text(body, encoding="utf-8")
+    check_clean(["fit", "--instance", str(path), *extra, *(["--json"] if as_json else [])])

@@ -1,0 +1,178 @@
+"""Every input class has one clean answer: exit 2 with one ``Error:`` line (or a JSON error object
+under ``--json``), never a traceback or a silent misreading."""
+
+import json
+import os
+
+import pytest
+from click.testing import CliRunner
+
+from exactgrid.backends import Backend, BackendError, get_backend, registry
+from exactgrid.cli import cli
+from exactgrid.fit import fit
+from exactgrid.grid import parse_grid
+from exactgrid.inputs import InputError, check_flag, check_seconds, read_text_file
+from exactgrid.spec import build_spec, load_instance
+
+
+def run(*args):
+    return CliRunner().invoke(cli, [str(a) for a in args])
+
+
+def assert_one_line_error(result, needle):
+    assert result.exit_code == 2, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert result.stdout == ""
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith("Error: "), result.stderr
+    assert needle in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["fit", "OHIO", "--time-limit", "inf"], "finite number of seconds"),
+        (["fit", "OHIO", "--time-limit", "nan"], "finite number of seconds"),
+        (["fit", "OHIO", "--time-limit", "1e999"], "finite number of seconds"),
+        (["fit", "OHIO", "--time-limit", "soon"], "not a number of seconds"),
+        (["fit", "OHIO", "--seed", "-1"], "--seed"),
+        (["fit", "OHIO", "--seed", str(2**40)], "--seed"),
+        (["fit", "OHIO", "--budget", "14"], "from 0 to 13"),
+        (["fit", "OHIO", "--budget", str(10**12)], "from 0 to 13"),
+        (["score", "thoainesl", "--budget", "1000000000"], "from 0 to 13"),
+        (["check", "thoainesl", "--budget", "99"], "from 0 to 13"),
+        (["score", "ßhoainesl"], "'ß'"),
+        (["score", "thoaınesl"], "'ı'"),
+        (["score", "thoainesl", "--shape", "²x3"], "shape must look like"),
+        (["fit", "OHIO", "--cells", "ß..../...../...../...../....."], "'ß'"),
+        (["fit", "OHIO=OHßO"], "'ß'"),
+        (["fit", "Oßhio"], "'ß'"),
+        (["fit", "OHIO", "--backend", "cpsat-nope"], "unknown backend"),
+    ],
+)
+def test_bad_options(args, needle):
+    assert_one_line_error(run(*args), needle)
+
+
+def test_a_budget_up_to_the_longest_word_is_fine():
+    data = json.loads(run("score", "thoainesl", "--budget", "13", "--json").stdout)
+    assert data["count"] == 50  # with every letter alterable, any walk of the right length spells a word
+    assert data["budget"] == 13
+
+
+def test_files_that_are_not_text_files(tmp_path):
+    directory = tmp_path / "dir.toml"
+    directory.mkdir()
+    binary = tmp_path / "latin1.toml"
+    binary.write_bytes('require = ["OHIO"]\n# caf\xe9\n'.encode("latin-1"))
+    grid_dir = tmp_path / "grid"
+    grid_dir.mkdir()
+    assert_one_line_error(run("fit", "--instance", directory), "is a directory")
+    assert_one_line_error(run("fit", "--instance", binary), "not UTF-8")
+    assert_one_line_error(run("score", grid_dir), "is a directory")
+    assert_one_line_error(run("check", "thoainesl", "--checklist", directory), "is a directory")
+    assert_one_line_error(run("fit", "OHIO", "--cells", grid_dir), "is a directory")
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    assert_one_line_error(run("score", fifo), "not a regular file")  # and it does not block
+
+
+@pytest.mark.parametrize(
+    ("toml", "needle"),
+    [
+        ("", "asks nothing"),
+        ("# a comment only\n", "asks nothing"),
+        ('shape = "3x3"', "asks nothing"),
+        ('require = ["OHIO"]\nmin_score = "abc"', "min_score must be a whole number"),
+        ('require = ["OHIO"]\nmin_score = -5', "min_score must be a whole number >= 0"),
+        ('require = ["OHIO"]\nmin_count = 2.5', "min_count must be a whole number"),
+        ('require = ["OHIO"]\ncells = 5', "cells must be a string or a list of strings"),
+        ('require = ["OHIO"]\nsymmetry_breaking = "false"', "symmetry_breaking must be true or false"),
+        ('require = ["OHIO"]\nsymmetry_breaking = 0', "symmetry_breaking must be true or false"),
+        ('require = ["OHIO"]\nbudget = true', "budget must be a whole number"),
+        ('require = ["OHIO"]\nbudget = 1e9', "budget must be a whole number"),
+        ('require = ["OHIO"]\nbudget = 40', "from 0 to 13"),
+        ('require = ["OHIO"]\nshape = 5', "shape must be a string"),
+        ('require = ["OHIO"]\nmoves = ["king"]', "moves must be a string"),
+        ('require = [1, 2]', "require must be a string or a list of strings"),
+        ('require = { a = 1 }', "require must be a string or a list of strings"),
+        ('require = ["OHIO"]\nexpect = "maybe"', "expect must be one of"),
+        ('require = ["OHIO"]\nname = 3', "name must be a string"),
+        ('require = ["OHIO"]\ntime_limit = 3', "unknown key(s) time_limit"),
+        ('require = ["OHIO"\n', "not valid TOML"),
+    ],
+)
+def test_bad_instance_files(tmp_path, toml, needle):
+    path = tmp_path / "q.toml"
+    path.write_text(toml, encoding="utf-8")
+    result = run("fit", "--instance", path)
+    assert_one_line_error(result, needle)
+    assert "q.toml" in result.stderr
+    with pytest.raises(InputError, match="q.toml"):
+        load_instance(path)
+
+
+def test_an_empty_instance_with_words_on_the_command_line_is_a_question(tmp_path):
+    path = tmp_path / "q.toml"
+    path.write_text('shape = "3x3"\n')
+    assert run("fit", "--instance", path, "OHIO").exit_code == 0
+
+
+def test_instance_and_command_line_cells_are_merged(tmp_path):
+    path = tmp_path / "q.toml"
+    path.write_text('shape = "3x3"\nrequire = ["OHIO"]\ncells = ["O..", "...", "..."]\n')
+    data = json.loads(run("fit", "--instance", path, "--cells", "..O/.../...", "--json").stdout)
+    assert data["grid"][0] == "O" and data["grid"][2] == "O"
+    assert_one_line_error(run("fit", "--instance", path, "--cells", "H../.../..."), "contradict")
+
+
+def test_json_errors_are_json_objects_on_stdout():
+    for args in (["fit", "OHIO:5", "--json"], ["fit", "--json", "--time-limit", "nan", "OHIO"],
+                 ["score", "abc", "--json"], ["check", "thoainesl", "--only", "XYZ", "--json"],
+                 ["fit", "--json", "--no-such-option"], ["backends", "--json", "extra"]):
+        result = run(*args)
+        assert result.exit_code == 2, args
+        assert result.stderr == ""
+        data = json.loads(result.stdout)
+        assert list(data) == ["error"] and data["error"], args
+
+
+class NotInstalled(Backend):
+    name = "notinstalled"
+    description = "a solver that is not installed here"
+    install_hint = "pip install 'exactgrid[notinstalled]'"
+
+
+def test_an_unavailable_backend_names_what_to_install(monkeypatch):
+    points = registry._entry_points()
+    points["notinstalled"] = registry.EntryPoint("notinstalled", f"{__name__}:NotInstalled", registry.GROUP)
+    monkeypatch.setattr(registry, "_entry_points", lambda: points)
+    result = run("fit", "OHIO", "--backend", "notinstalled")
+    assert_one_line_error(result, "install it with: pip install 'exactgrid[notinstalled]'")
+    assert "list_backends" not in result.stderr
+
+
+def test_a_plugin_backend_that_is_not_installed_names_the_plugin(monkeypatch):
+    points = {k: v for k, v in registry._entry_points().items() if k != "cpsat"}
+    monkeypatch.setattr(registry, "_entry_points", lambda: points)
+    with pytest.raises(BackendError, match="plugins/exactgrid-cpsat"):
+        get_backend("cpsat")
+
+
+def test_highs_names_its_extra():
+    assert get_backend("highs").install_hint == "pip install 'exactgrid[highs]'"
+
+
+def test_library_doors_check_too():
+    spec = build_spec(requirements=["OHIO"], shape="3x3")
+    for bad in (float("inf"), float("nan"), -1, "5", True):
+        with pytest.raises(InputError):
+            fit(spec, time_limit=bad)
+    with pytest.raises(InputError, match="'ß'"):
+        parse_grid("ßß/ßß")
+    with pytest.raises(InputError, match="symmetry_breaking"):
+        build_spec(requirements=["OHIO"], symmetry_breaking="false")
+    with pytest.raises(InputError, match="asks nothing"):
+        build_spec(shape="3x3")
+    assert check_seconds(0) == 0.0 and check_flag(False, "x") is False
+    with pytest.raises(InputError, match="no such file"):
+        read_text_file("/no/such/file", "grid file")

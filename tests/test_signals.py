@@ -1,0 +1,148 @@
+"""Signals to a real ``exactgrid fit`` process: it answers UNKNOWN (exit 3), and no process it
+started survives it, whichever signal ends it -- Ctrl-C, SIGTERM (``kill``, ``timeout``), SIGHUP
+(a closed terminal), or SIGKILL of the parent itself.
+
+The question (the eight M states in 4x4) is one no backend decides within minutes, so every
+backend is still searching when the signal comes. Nothing here depends on the machine's speed:
+the test waits for the search to be under way, and the bounds are generous fail-safes for a
+hang (the measured stop times are in the README, from ``tools/bench_signals.py``).
+"""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from .conftest import AVAILABLE_BACKENDS
+
+ROOT = Path(__file__).resolve().parents[1]
+HARD = ROOT / "instances" / "benchmarks" / "fit" / "4x4_m8.toml"
+# processes each backend has running while it searches: a child interpreter, and for CBC the
+# solver binary below it; the portfolio's two members
+CHILD_PROCESSES = {"kissat": 1, "cbc": 2, "cpsat": 1, "portfolio": 2}
+HANG_SECONDS = 60  # fail-safe bounds only: a working stop takes well under a second
+
+
+def descendants(pid: int) -> set[int]:
+    """Every live process below ``pid`` (children, their children, ...)."""
+    rows = subprocess.run(["ps", "-eo", "pid=,ppid=,stat="], capture_output=True, text=True, check=True).stdout
+    children: dict[int, list[int]] = {}
+    for row in rows.split("\n"):
+        parts = row.split()
+        if len(parts) == 3 and not parts[2].startswith("Z"):
+            children.setdefault(int(parts[1]), []).append(int(parts[0]))
+    found, todo = set(), [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.add(child)
+            todo.append(child)
+    return found
+
+
+def alive(pids: set[int]) -> set[int]:
+    """Those of ``pids`` still running (zombies count as gone)."""
+    live = set()
+    for pid in pids:
+        stat = subprocess.run(["ps", "-o", "stat=", "-p", str(pid)], capture_output=True, text=True).stdout.strip()
+        if stat and not stat.startswith("Z"):
+            live.add(pid)
+    return live
+
+
+def start_fit(backend: str, tmp_path: Path) -> subprocess.Popen:
+    """``exactgrid fit`` on the hard question, searching (progress ticking) when this returns."""
+    env = {**os.environ, "TMPDIR": str(tmp_path)}
+    process = subprocess.Popen(
+        [sys.executable, "-c", "from exactgrid.cli import main; main()", "fit", "--instance", str(HARD),
+         "--backend", backend, "--time-limit", "600", "--progress"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, start_new_session=True)
+    try:
+        wait_until_searching(process, backend)
+    except BaseException:
+        for pid in descendants(process.pid) | {process.pid}:  # leave nothing running behind a failure
+            os.kill(pid, signal.SIGKILL)
+        raise
+    return process
+
+
+def wait_until_searching(process: subprocess.Popen, backend: str) -> None:
+    """Until the first progress tick (the search is under way) and the solver processes are up."""
+    deadline = time.monotonic() + HANG_SECONDS
+    os.set_blocking(process.stderr.fileno(), False)
+    seen = b""
+    while b"solving with" not in seen:
+        assert time.monotonic() < deadline and process.poll() is None, seen
+        try:
+            seen += os.read(process.stderr.fileno(), 4096)
+        except BlockingIOError:
+            time.sleep(0.05)
+    while len(descendants(process.pid)) < CHILD_PROCESSES.get(backend, 0):
+        assert time.monotonic() < deadline, "the solver processes did not start"
+        time.sleep(0.05)
+
+
+def stop(process: subprocess.Popen, signum: int) -> tuple[int, str, set[int]]:
+    """Send ``signum``; return the exit status, stdout, and the processes it had started that live on."""
+    started = descendants(process.pid)
+    process.send_signal(signum)
+    try:
+        out, _ = process.communicate(timeout=HANG_SECONDS)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    deadline = time.monotonic() + 2.0
+    while alive(started) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    survivors = alive(started)
+    for pid in survivors:  # leave the machine clean even when the test fails
+        os.kill(pid, signal.SIGKILL)
+    return process.returncode, out, survivors
+
+
+@pytest.mark.parametrize("backend", AVAILABLE_BACKENDS)
+def test_ctrl_c_stops_every_backend_with_unknown(backend, tmp_path):
+    code, out, survivors = stop(start_fit(backend, tmp_path), signal.SIGINT)
+    assert code == 3, out
+    assert out.startswith("UNKNOWN after") and "interrupted (Ctrl-C)" in out
+    assert not survivors
+    assert not list(tmp_path.iterdir())  # no temporary file left behind
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+@pytest.mark.parametrize("backend", ["kissat", "cbc", "portfolio"])
+def test_sigterm_and_sighup_answer_like_ctrl_c(backend, signum, tmp_path):
+    code, out, survivors = stop(start_fit(backend, tmp_path), signum)
+    assert code == 3, out
+    assert out.startswith("UNKNOWN after") and f"interrupted ({signal.Signals(signum).name})" in out
+    assert not survivors
+    assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("backend", ["kissat", "cbc", "portfolio"])
+def test_children_die_with_a_killed_parent(backend, tmp_path):
+    """SIGKILL leaves the parent no cleanup: the children notice by themselves (PR_SET_PDEATHSIG)."""
+    code, _, survivors = stop(start_fit(backend, tmp_path), signal.SIGKILL)
+    assert code == -signal.SIGKILL
+    assert not survivors
+    assert not list(tmp_path.iterdir())  # CBC's model and solution files live in memory only
+
+
+def test_timeout_command_leaves_no_orphan(tmp_path):
+    """``timeout 3 exactgrid fit ...`` (SIGTERM at 3 s) answers UNKNOWN and takes its solver with it."""
+    process = subprocess.Popen(
+        ["timeout", "3", sys.executable, "-c", "from exactgrid.cli import main; main()", "fit", "--instance",
+         str(HARD), "--time-limit", "600"], stdout=subprocess.PIPE, text=True, start_new_session=True)
+    seen: set[int] = set()
+    while process.poll() is None:
+        seen |= descendants(process.pid)
+        time.sleep(0.05)
+    out = process.stdout.read()
+    assert process.returncode == 124 and "interrupted (SIGTERM)" in out, out  # 124: timeout fired
+    deadline = time.monotonic() + 2.0
+    while alive(seen) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(seen) >= 2 and not alive(seen)  # the exactgrid process and its kissat child
