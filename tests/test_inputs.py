@@ -9,6 +9,7 @@ from click.testing import CliRunner
 
 from exactgrid.backends import Backend, BackendError, get_backend, registry
 from exactgrid.cli import cli
+from exactgrid.encode import ModelTooLarge, encode
 from exactgrid.fit import fit
 from exactgrid.grid import parse_grid
 from exactgrid.inputs import InputError, check_flag, check_seconds, read_text_file
@@ -176,3 +177,15 @@ def test_library_doors_check_too():
     assert check_seconds(0) == 0.0 and check_flag(False, "x") is False
     with pytest.raises(InputError, match="no such file"):
         read_text_file("/no/such/file", "grid file")
+
+
+def test_a_model_too_large_is_refused_and_a_slow_encoding_answers_unknown():
+    big = ["fit", "--optional", "all", "--min-score", "1", "--shape", "32x32"]
+    assert_one_line_error(run(*big), "passes 5,000,000 literals")
+    result = run(*big, "--time-limit", "0")  # the deadline passes before the model is built
+    assert result.exit_code == 3 and "time limit reached while encoding" in result.stdout
+    spec = build_spec(optional=["all"], min_score=1, shape="32x32")
+    answer = fit(spec, time_limit=0)
+    assert answer.verdict == "unknown" and "while encoding" in answer.detail
+    with pytest.raises(ModelTooLarge):
+        encode(build_spec(requirements=["OHIO"], shape="5x5"), max_literals=100)

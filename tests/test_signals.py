@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 HARD = ROOT / "instances" / "benchmarks" / "fit" / "4x4_m8.toml"
 # processes each backend has running while it searches: a child interpreter, and for CBC the
 # solver binary below it; the portfolio's two members
-CHILD_PROCESSES = {"kissat": 1, "cbc": 2, "cpsat": 1, "portfolio": 2}
+CHILD_PROCESSES = {"kissat": 1, "cbc": 2, "cpsat": 1, "highs": 1, "portfolio": 2}
 HANG_SECONDS = 60  # fail-safe bounds only: a working stop takes well under a second
 
 
