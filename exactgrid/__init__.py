@@ -1,9 +1,10 @@
 """exactgrid: exact answers to letter-grid puzzle questions (Altered States 2 and kin)."""
 
+from .data.us import us_states
 from .finder import Match, Score, find, is_found, score
 from .geometry import Board
 from .grid import Grid, parse_grid
-from .words import WordList, us_states
+from .words import WordList
 
 __all__ = [
     "Board",

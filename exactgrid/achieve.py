@@ -29,8 +29,9 @@ from typing import Any, Literal
 
 import networkx as nx
 
+from .data.us import us_borders, us_states, us_states_info
 from .inputs import InputError, read_text_file
-from .words import UnknownWordError, us_borders, us_states, us_states_info
+from .words import UnknownWordError
 
 ItemKind = Literal["min_states", "min_score", "required", "forbidden", "chain"]
 ITEM_KINDS: tuple[ItemKind, ...] = ("min_states", "min_score", "required", "forbidden", "chain")

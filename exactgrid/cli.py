@@ -51,7 +51,7 @@ from .grid import Grid, GridError, parse_grid
 from .inputs import InputError, check_seconds, read_text_file
 from .render import checklist_dict, checklist_table, score_dict, score_text
 from .stopping import interruption, stop_on_signals
-from .words import us_states
+from .words import word_list
 
 if TYPE_CHECKING:
     from .encode import Encoding
@@ -152,6 +152,8 @@ def grid_options(command: Callable[..., Any]) -> Callable[..., Any]:
                      help="walk: cells may repeat (Altered States); simple: no cell twice."),
         click.option("--budget", type=click.IntRange(min=0), default=1, show_default=True, metavar="K",
                      help="Letters that may be altered per word."),
+        click.option("--words", "words", metavar="FILE|us-states", default=None,
+                     help="Word list: a file (one word a line, or word,weight as CSV/TSV) or us-states (default)."),
         click.option("--json", "as_json", is_flag=True, help="Print JSON (stable keys) instead of text."),
     ]
     for decorate in reversed(decorators):
@@ -178,9 +180,11 @@ def cli() -> None:
 
 @cli.command("score")
 @grid_options
-def score_command(grid: str, shape: str | None, moves: str, path_rule: str, budget: int, as_json: bool) -> None:
-    """Score GRID: the US states it holds, how each is spelled, and the total population."""
-    words = us_states()
+def score_command(grid: str, shape: str | None, moves: str, path_rule: str, budget: int, words: str | None,
+                  as_json: bool) -> None:
+    """Score GRID: the words it holds (the US states unless --words), how each is spelled, and their
+    total weight (population)."""
+    words = word_list(words)
     result = score(read_grid_argument(grid, shape, moves), words, words.check_budget(budget), path_rule)  # type: ignore[arg-type]
     if as_json:
         _print_json(score_dict(result))
@@ -203,6 +207,7 @@ def check_command(
     moves: str,
     path_rule: str,
     budget: int,
+    words: str | None,
     as_json: bool,
     checklist_path: str | None,
     water_borders: bool,
@@ -213,7 +218,7 @@ def check_command(
     checklist = default_checklist() if checklist_path is None else load_checklist(checklist_path)
     if only:
         checklist = checklist.select(only)
-    words = us_states()
+    words = word_list(words)
     result = score(board_grid, words, words.check_budget(budget), path_rule)  # type: ignore[arg-type]
     verdict = evaluate(checklist, result.words, result.total, True if water_borders else None)
     if as_json:
@@ -259,6 +264,8 @@ def _read_cells(text: str | None) -> str | None:
 @click.option("--path", "path_rule", type=click.Choice(PATH_RULES), default="walk", show_default=True)
 @click.option("--budget", type=click.IntRange(min=0), default=1, show_default=True, metavar="K",
               help="Letters that may be altered per word.")
+@click.option("--words", "words", metavar="FILE|us-states", default=None,
+              help="Word list: a file (one word a line, or word,weight as CSV/TSV) or us-states (default).")
 @click.option("--symmetry-breaking/--no-symmetry-breaking", default=False, show_default=True,
               help="Lex-leader symmetry breaking over the shape's symmetries (no fixed cells). Off by "
                    "default: measured, it slowed every solver on the fitting questions.")
@@ -277,7 +284,7 @@ def _read_cells(text: str | None) -> str | None:
 @click.pass_context
 def fit_command(ctx: click.Context, requirements: tuple[str, ...], instance: str | None, forbid: tuple[str, ...],
                 cells: str | None, optional: tuple[str, ...], min_score: int | None, min_count: int | None,
-                shape: str, moves: str, path_rule: str, budget: int, symmetry_breaking: bool,
+                shape: str, moves: str, path_rule: str, budget: int, words: str | None, symmetry_breaking: bool,
                 backend: str | None, time_limit: float, seed: int, write_cnf: str | None,
                 write_wcnf: str | None, write_lp: str | None, write_mps: str | None, progress: bool | None,
                 as_json: bool) -> None:
@@ -295,30 +302,21 @@ def fit_command(ctx: click.Context, requirements: tuple[str, ...], instance: str
     """
     from .backends import get_backend
     from .encode import EncodingTimeout, encode
-    from .fit import FitAnswer, fit, model_size
+    from .fit import FitAnswer, ModelSize, Verdict, fit, model_size
+    from .question import LIST_ARGUMENTS, build_question, load_instance
     from .render import fit_dict, fit_text
-    from .spec import build_spec, read_instance
 
     arguments: dict[str, Any] = dict(requirements=requirements, forbid=forbid, optional=optional,
                                      min_score=min_score, min_count=min_count, shape=shape, moves=moves,
-                                     path_rule=path_rule, budget=budget, symmetry_breaking=symmetry_breaking)
-    cells_texts = []
-    if instance is not None:
+                                     path_rule=path_rule, budget=budget, symmetry_breaking=symmetry_breaking,
+                                     words=words, cells=[_read_cells(cells)] if cells is not None else [])
+    if instance is None:
+        spec = build_question(**arguments)
+    else:
         # The file is the base; words on the command line add to it, options given there win.
-        base = read_instance(instance)
-        for key in ("requirements", "forbid", "optional"):
-            arguments[key] = [*base.pop(key, []), *arguments[key]]
-        if "cells" in base:
-            cells_texts.append(base.pop("cells"))
-        for key, value in base.items():
-            if ctx.get_parameter_source(key) != click.core.ParameterSource.COMMANDLINE:
-                arguments[key] = value
-    if cells is not None:
-        cells_texts.append(_read_cells(cells))
-    try:
-        spec = build_spec(cells=cells_texts, **arguments)
-    except InputError as exc:
-        raise BadInput(f"{instance}: {exc}" if instance is not None else str(exc)) from None
+        given = {key: value for key, value in arguments.items()
+                 if key in LIST_ARGUMENTS or ctx.get_parameter_source(key) == click.core.ParameterSource.COMMANDLINE}
+        spec = load_instance(instance, **given).question
     solver = get_backend(backend)
     started = time.monotonic()
     encoding = None
@@ -328,15 +326,15 @@ def fit_command(ctx: click.Context, requirements: tuple[str, ...], instance: str
             try:
                 encoding = encode(spec, deadline=started + time_limit)
             except EncodingTimeout as exc:
-                answer = FitAnswer("unknown", spec, backend=solver.name, detail=str(exc))
+                answer = FitAnswer(Verdict.UNKNOWN, spec, backend=solver.name, detail=str(exc))
             else:
                 _write_exports(encoding, write_cnf=write_cnf, write_wcnf=write_wcnf, write_lp=write_lp,
                                write_mps=write_mps)
                 left = max(0.0, time_limit - (time.monotonic() - started))
                 answer = fit(spec, backend=solver, time_limit=left, seed=seed, encoding=encoding)
     except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM/SIGHUP (see exactgrid.stopping)
-        answer = FitAnswer("unknown", spec, backend=solver.name, detail=f"interrupted ({interruption(exc)})",
-                           model_size=model_size(encoding.model) if encoding else {})
+        answer = FitAnswer(Verdict.UNKNOWN, spec, backend=solver.name, detail=f"interrupted ({interruption(exc)})",
+                           model_size=model_size(encoding.model) if encoding else ModelSize())
     answer = replace(answer, seconds=time.monotonic() - started)
     if as_json:
         _print_json(fit_dict(answer))

@@ -1,4 +1,4 @@
-"""Turn a FitSpec into one backend-neutral BoolModel, and a solution back into a grid.
+"""Turn a Question into one backend-neutral BoolModel, and a solution back into a grid.
 
 Encodings, and why
 ------------------
@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from .grid import Grid
 from .inputs import InputError
 from .model import BoolModel
-from .spec import FitSpec
+from .question import Question
 
 TRUE = 0  # a layer entry that is constantly true (no variable)
 
@@ -78,7 +78,7 @@ class EncodingTimeout(Exception):
 class Encoding:
     """A model together with what is needed to read a solution back."""
 
-    spec: FitSpec
+    spec: Question
     model: BoolModel
     alphabet: tuple[str, ...]
     filler: str | None
@@ -121,7 +121,7 @@ def add_path_cut(model: BoolModel, letter_vars: Sequence[dict[str, int]], word: 
         model.add_linear(lits, None, "<=", bound, name=f"cut:{word}")
 
 
-def modelled_alphabet(spec: FitSpec) -> tuple[tuple[str, ...], str | None]:
+def modelled_alphabet(spec: Question) -> tuple[tuple[str, ...], str | None]:
     """Letters worth modelling for ``spec``, and the filler letter standing for the rest."""
     used: set[str] = set()
     for req in spec.required:
@@ -140,7 +140,7 @@ def modelled_alphabet(spec: FitSpec) -> tuple[tuple[str, ...], str | None]:
 
 
 class _Encoder:
-    def __init__(self, spec: FitSpec, deadline: float | None = None,
+    def __init__(self, spec: Question, deadline: float | None = None,
                  max_literals: int = MAX_MODEL_LITERALS) -> None:
         self.deadline = deadline
         self.max_literals = max_literals
@@ -423,7 +423,7 @@ class _Encoder:
                 equal = nxt
 
 
-def encode(spec: FitSpec, letter_presence: bool = True, deadline: float | None = None,
+def encode(spec: Question, letter_presence: bool = True, deadline: float | None = None,
            max_literals: int = MAX_MODEL_LITERALS) -> Encoding:
     """Encode a fit question as one BoolModel (see the module docstring for the encodings).
 
@@ -454,7 +454,7 @@ def encode(spec: FitSpec, letter_presence: bool = True, deadline: float | None =
     return Encoding(spec, enc.model, enc.alphabet, enc.filler, enc.letter_vars, found_vars, tuple(lazy))
 
 
-def _add_targets(model: BoolModel, spec: FitSpec, found_vars: dict[str, int]) -> None:
+def _add_targets(model: BoolModel, spec: Question, found_vars: dict[str, int]) -> None:
     required = spec.required_words
     words = list(found_vars)
     if spec.min_score is not None:

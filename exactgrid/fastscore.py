@@ -64,7 +64,7 @@ class Scorer:
     """Scores grids of one board shape against one weighted word list (walks only).
 
     >>> from exactgrid.geometry import Board
-    >>> from exactgrid.words import us_states
+    >>> from exactgrid.data.us import us_states
     >>> s = Scorer(Board(3, 3), us_states(), budget=1)
     >>> s.score_one("THOAINESL")
     32913047

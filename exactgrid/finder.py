@@ -69,6 +69,8 @@ class Score:
     found: tuple[ScoredWord, ...]
     budget: int
     path_rule: PathRule
+    word_list: WordList | None = None
+    """The list scored against (its labels and display names are what output shows)."""
 
     @property
     def total(self) -> int:
@@ -257,7 +259,7 @@ def score(grid: Grid, words: WordList, budget: int = 1, path_rule: PathRule = "w
     Found words are listed heaviest first (then alphabetically).
 
     >>> from exactgrid.grid import parse_grid
-    >>> from exactgrid.words import us_states
+    >>> from exactgrid.data.us import us_states
     >>> score(parse_grid("thoainesl"), us_states()).total
     32913047
     """
@@ -268,7 +270,7 @@ def score(grid: Grid, words: WordList, budget: int = 1, path_rule: PathRule = "w
         assert match is not None, word
         found.append(ScoredWord(match, words.weight(word)))
     found.sort(key=lambda s: (-s.weight, s.match.word))
-    return Score(grid, tuple(found), budget, path_rule)
+    return Score(grid, tuple(found), budget, path_rule, words)
 
 
 def find_pattern(

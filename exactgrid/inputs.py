@@ -11,7 +11,11 @@ from __future__ import annotations
 
 import math
 import os
-from typing import Any
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any, TypeVar
+
+K = TypeVar("K")
+V = TypeVar("V")
 
 MAX_INPUT_BYTES = 16 * 1024 * 1024
 """The largest text file (grid, cells, instance, checklist, word list) read, in bytes."""
@@ -92,3 +96,43 @@ def ascii_upper(text: str, what: str) -> str:
     if odd:
         raise InputError(f"{what} may hold letters A-Z only; found {' '.join(map(repr, odd))}")
     return text.upper()
+
+
+class FrozenDict(Mapping[K, V]):
+    """A read-only, hashable mapping that keeps insertion order (questions and word lists use
+    it so that they can be hashed, cached and sent to other processes unchanged).
+
+    >>> FrozenDict({"A": 1}) == {"A": 1}, hash(FrozenDict({"A": 1})) == hash(FrozenDict({"A": 1}))
+    (True, True)
+    """
+
+    __slots__ = ("_data", "_hash")
+
+    def __init__(self, data: Mapping[K, V] | Iterable[tuple[K, V]] = ()) -> None:
+        self._data: dict[K, V] = dict(data)
+        self._hash: int | None = None
+
+    def __getitem__(self, key: K) -> V:
+        return self._data[key]
+
+    def __iter__(self) -> Iterator[K]:
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            self._hash = hash(tuple(self._data.items()))
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, FrozenDict):
+            return self._data == other._data
+        return self._data == other if isinstance(other, Mapping) else NotImplemented
+
+    def __repr__(self) -> str:
+        return f"FrozenDict({self._data!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (FrozenDict, (self._data,))

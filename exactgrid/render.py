@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any
 from .achieve import ChecklistResult
 from .finder import Match, Score
 from .grid import Grid
-from .words import us_states_info
 
 if TYPE_CHECKING:
     from .fit import FitAnswer
@@ -81,7 +80,14 @@ def words_table(result: Score) -> str:
         ]
         for s in result.found
     ]
-    return _table(["state", "population", "spelled", "altered", "path"], rows, right=(1,))
+    header = [*_labels(result), "spelled", "altered", "path"]
+    return _table(header, rows, right=(1,))
+
+
+def _labels(result: Score) -> tuple[str, str]:
+    """What the scored list calls a word and a weight ("state", "population"; "word", "weight")."""
+    words = result.word_list
+    return (words.word_label, words.weight_label) if words is not None else ("word", "weight")
 
 
 def score_text(result: Score) -> str:
@@ -125,16 +131,21 @@ def grid_dict(grid: Grid) -> dict[str, Any]:
 def score_dict(result: Score) -> dict[str, Any]:
     """JSON-ready score: grid facts, path_rule, budget, total, count and ``found`` (one dict per word).
 
-    Each found entry has: state, name (US state name, or the word), population (the weight),
-    spelled (as in the grid, upper case), marked (altered letters lower case), altered (list of
+    Each found entry has: word, name (the list's display name, e.g. "New York", or the word),
+    weight, and the same two under the list's own labels when they differ (``state`` and
+    ``population`` for the US states), then spelled (as in the grid, upper case), marked
+    (altered letters lower case), altered (list of
     {position (1-based), from, to}), path (cell labels) and cells (0-based row-major indices).
     """
-    names = {s.key: s.name for s in us_states_info()}
+    word_label, weight_label = _labels(result)
+    display = result.word_list.display if result.word_list is not None else str
     found = [
         {
-            "state": s.match.word,
-            "name": names.get(s.match.word, s.match.word),
-            "population": s.weight,
+            "word": s.match.word,
+            word_label: s.match.word,
+            "name": display(s.match.word),
+            "weight": s.weight,
+            weight_label: s.weight,
             "spelled": s.match.spelled,
             "marked": marked_spelling(s.match),
             "altered": [{"position": p, "from": a, "to": b} for p, a, b in alterations(s.match)],
@@ -169,7 +180,7 @@ def _requirement_rows(answer: FitAnswer) -> list[list[str]]:
     assert answer.grid is not None
     return [
         [req.describe(), marked_spelling(m), alteration_text(m), " ".join(path_labels(answer.grid, m))]
-        for req, m in zip(answer.spec.required, answer.witnesses, strict=True)
+        for req, m in zip(answer.question.required, answer.witnesses, strict=True)
     ]
 
 
@@ -181,8 +192,8 @@ def fit_text(answer: FitAnswer) -> str:
     DOES NOT FIT: the proof's backend and time. UNKNOWN: how long was spent.
     """
     size = answer.model_size
-    about = (f"backend {answer.backend}, {answer.seconds:.2f} s, model {size.get('variables', 0):,} variables / "
-             f"{size.get('clauses', 0):,} clauses")
+    about = (f"backend {answer.backend}, {answer.seconds:.2f} s, model {size.variables:,} variables / "
+             f"{size.clauses:,} clauses")
     if answer.rounds > 1:
         about += f", {answer.rounds} rounds"
     if answer.verdict == "does not fit":
@@ -191,7 +202,7 @@ def fit_text(answer: FitAnswer) -> str:
         return f"UNKNOWN after {answer.seconds:.1f} s ({about}){': ' + answer.detail if answer.detail else ''}"
     assert answer.grid is not None and answer.score is not None
     parts = [f"FITS ({about})", "", score_text(answer.score)]
-    if answer.spec.required:
+    if answer.question.required:
         parts += ["", "requirements, as the finder spells them:",
                   _table(["requirement", "spelled", "altered", "path"], _requirement_rows(answer))]
     return "\n".join(parts)
@@ -205,7 +216,7 @@ def fit_dict(answer: FitAnswer) -> dict[str, Any]:
         "backend": answer.backend,
         "seconds": round(answer.seconds, 4),
         "rounds": answer.rounds,
-        "model": answer.model_size,
+        "model": answer.model_size.to_dict(),
         "detail": answer.detail,
     }
     if answer.grid is not None and answer.score is not None:
@@ -218,7 +229,7 @@ def fit_dict(answer: FitAnswer) -> dict[str, Any]:
                 "path": path_labels(answer.grid, m),
                 "cells": list(m.path),
             }
-            for req, m in zip(answer.spec.required, answer.witnesses, strict=True)
+            for req, m in zip(answer.question.required, answer.witnesses, strict=True)
         ]
         data["score"] = score_dict(answer.score)
         data.update(grid_dict(answer.grid))

@@ -6,9 +6,11 @@ spells every requirement the way it is pinned down and spells no forbidden word.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from .finder import Match, Score, find, find_pattern, score
 from .grid import Grid
-from .spec import FitSpec, Requirement
+from .question import Question, Requirement
 
 
 def requirement_holds(grid: Grid, req: Requirement, budget: int, path_rule: str) -> Match | None:
@@ -19,8 +21,25 @@ def requirement_holds(grid: Grid, req: Requirement, budget: int, path_rule: str)
     return find_pattern(grid, req.word, steps, path_rule)  # type: ignore[arg-type]
 
 
-def check_grid(spec: FitSpec, grid: Grid) -> tuple[list[Match], Score, list[str]]:
-    """Check a grid against a spec with the finder alone: (witnesses, full score, problems)."""
+@dataclass(frozen=True)
+class GridCheck:
+    """What the finder says of a grid against a question."""
+
+    witnesses: tuple[Match, ...]
+    """How each requirement met is spelled, in the question's order (missing ones left out)."""
+    score: Score
+    """The grid's full score on the question's word list."""
+    problems: tuple[str, ...]
+    """Every way the grid fails the question, one line each; empty when it meets it."""
+
+    @property
+    def ok(self) -> bool:
+        """Whether the grid meets the question."""
+        return not self.problems
+
+
+def check_grid(spec: Question, grid: Grid) -> GridCheck:
+    """Check a grid against a question with the finder alone."""
     problems: list[str] = []
     witnesses: list[Match] = []
     for req in spec.required:
@@ -44,4 +63,4 @@ def check_grid(spec: FitSpec, grid: Grid) -> tuple[list[Match], Score, list[str]
             problems.append(f"scores {total:,} < {spec.min_score:,}")
     if spec.min_count is not None and len(counted) < spec.min_count:
         problems.append(f"holds {len(counted)} words < {spec.min_count}")
-    return witnesses, result, problems
+    return GridCheck(tuple(witnesses), result, tuple(problems))

@@ -1,21 +1,23 @@
-"""Weighted word lists, and the bundled US-states data (2020 census, borders, coasts).
+"""Weighted word lists: the words a puzzle scores, read from the bundled data or from a file.
 
-The data files live in ``exactgrid/data/``; their sources are cited in ``data/README.md``.
+A :class:`WordList` is plain data: words (A-Z) with whole-number weights in a fixed order,
+optional aliases (other spellings a user may type: US postal codes), display names, and the
+labels output uses for a word and its weight ("state"/"population" for the US states,
+"word"/"weight" for a file). :func:`word_list` gives one by name (``us-states``) or reads a
+file (:func:`read_word_list`: one word a line, or ``word,weight`` / ``word<TAB>weight``).
+The bundled datasets live in :mod:`exactgrid.data`.
 """
 
 from __future__ import annotations
 
 import csv
+import io
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
-from functools import cache
-from importlib import resources
-from typing import Literal
+from dataclasses import dataclass, field
+from pathlib import Path
 
-from .inputs import InputError, ascii_upper, check_whole
-
-BorderKind = Literal["land", "water"]
+from .inputs import FrozenDict, InputError, ascii_upper, check_whole, read_text_file
 
 
 class UnknownWordError(InputError, KeyError):
@@ -39,11 +41,27 @@ class WordList:
 
     weights: Mapping[str, int]
     name: str = "words"
+    aliases: Mapping[str, str] = field(default_factory=FrozenDict)
+    """Other spellings a user may type for a word (``NY`` -> ``NEWYORK``)."""
+    names: Mapping[str, str] = field(default_factory=FrozenDict)
+    """Display names (``NEWYORK`` -> ``New York``); a word without one is shown as itself."""
+    word_label: str = "word"
+    """What output calls one word of this list (a column header: "state", "word")."""
+    weight_label: str = "weight"
+    """What output calls a weight ("population", "weight")."""
 
     def __post_init__(self) -> None:
-        for word in self.weights:
-            if not re.fullmatch(r"[A-Z]+", word):
-                raise ValueError(f"word {word!r} must be upper-case letters A-Z only")
+        weights = FrozenDict(self.weights)
+        for word, weight in weights.items():
+            if not isinstance(word, str) or not re.fullmatch(r"[A-Z]+", word):
+                raise InputError(f"word {word!r} must be upper-case letters A-Z only")
+            check_whole(weight, f"the weight of {word}")
+        for alias, word in dict(self.aliases).items():
+            if word not in weights:
+                raise InputError(f"alias {alias!r} names {word!r}, which is not on the list")
+        object.__setattr__(self, "weights", weights)
+        object.__setattr__(self, "aliases", FrozenDict(self.aliases))
+        object.__setattr__(self, "names", FrozenDict(self.names))
 
     @property
     def words(self) -> tuple[str, ...]:
@@ -93,118 +111,70 @@ class WordList:
         word = normalise_word(text)
         if word in self.weights:
             return word
-        aliases = _aliases(self)
-        if word in aliases:
-            return aliases[word]
+        if word in self.aliases:
+            return self.aliases[word]
         raise UnknownWordError(f"unknown word {text!r}: not on the {self.name} list")
 
     def subset(self, words: Iterable[str]) -> WordList:
         """A word list restricted to ``words`` (kept in this list's order)."""
         keep = set(words)
-        return WordList({w: v for w, v in self.weights.items() if w in keep}, self.name)
+        kept = {w: v for w, v in self.weights.items() if w in keep}
+        return WordList(kept, self.name, {a: w for a, w in self.aliases.items() if w in kept},
+                        {w: n for w, n in self.names.items() if w in kept}, self.word_label, self.weight_label)
+
+    def display(self, word: str) -> str:
+        """How output names a word: its display name (``New York``), else the word itself."""
+        return self.names.get(word, word)
 
 
-def _aliases(words: WordList) -> dict[str, str]:
-    if words.name != "US states":
-        return {}
-    return {s.abbr: s.key for s in us_states_info()}
+BUILTIN_LISTS = ("us-states",)
+"""Word lists known by name (``--words us-states``); anything else is read as a file."""
 
 
-@dataclass(frozen=True)
-class StateInfo:
-    """One US state as the bundled data describes it."""
+def word_list(source: str | Path | WordList | None = None) -> WordList:
+    """A word list: ``None`` or ``"us-states"`` for the bundled US states, a WordList as is, or
+    the path of a word-list file (see :func:`read_word_list`)."""
+    if isinstance(source, WordList):
+        return source
+    if source is None or str(source).lower() in BUILTIN_LISTS:
+        from .data.us import us_states
 
-    name: str
-    key: str
-    abbr: str
-    population: int
-    region: str
-    division: str
-    atlantic: bool
-    pacific: bool
-    gulf: bool
-    great_lakes: bool
-    east_coast: bool
-    west_coast: bool
-
-    @property
-    def starts_with_m(self) -> bool:
-        """Whether the name begins with M (the M8 award)."""
-        return self.key.startswith("M")
+        return us_states()
+    return read_word_list(source)
 
 
-@dataclass(frozen=True)
-class Border:
-    """Two states sharing a border of positive length."""
-
-    a: str
-    b: str
-    kind: BorderKind
-
-
-def _read_csv(name: str) -> list[dict[str, str]]:
-    text = resources.files("exactgrid").joinpath("data", name).read_text(encoding="utf-8")
-    return list(csv.DictReader(text.splitlines()))
+def read_word_list(path: str | Path, name: str | None = None) -> WordList:
+    """Read a word-list file: one word a line (weight 1), or ``word,weight`` (CSV) or
+    ``word<TAB>weight`` (TSV). Blank lines and ``#`` comments are skipped; a first line
+    ``word,weight`` (any header whose weight column is not a number) is a header. Words are
+    upper-cased and stripped of spaces (``New York`` -> ``NEWYORK``). InputError names the
+    file and line of anything else.
+    """
+    text = read_text_file(path, "word list")
+    return parse_word_list(text, name or Path(path).name, str(path))
 
 
-@cache
-def us_states_info() -> tuple[StateInfo, ...]:
-    """The 50 states, alphabetical, with 2020 census resident population and coasts."""
-    coasts = {row["key"]: row for row in _read_csv("coasts.csv")}
-    out = []
-    for row in _read_csv("states_2020.csv"):
-        coast = coasts[row["key"]]
-        out.append(
-            StateInfo(
-                name=row["name"],
-                key=row["key"],
-                abbr=row["abbr"],
-                population=int(row["population_2020"]),
-                region=row["region"],
-                division=row["division"],
-                **{flag: coast[flag] == "1" for flag in (
-                    "atlantic", "pacific", "gulf", "great_lakes", "east_coast", "west_coast"
-                )},
-            )
-        )
-    return tuple(out)
-
-
-@cache
-def us_borders() -> tuple[Border, ...]:
-    """The 108 bordering pairs of states (105 on land, 3 only in water), by state key."""
-    return tuple(
-        Border(row["key_a"], row["key_b"], row["kind"])  # type: ignore[arg-type]
-        for row in _read_csv("borders.csv")
-    )
-
-
-@cache
-def us_states() -> WordList:
-    """The 50 states as a word list weighted by 2020 census resident population."""
-    return WordList({s.key: s.population for s in us_states_info()}, "US states")
-
-
-def state(key: str) -> StateInfo:
-    """The bundled record of one state, by key (``NEWYORK``) or postal code (``NY``)."""
-    word = us_states().resolve(key)
-    return next(s for s in us_states_info() if s.key == word)
-
-
-def load_word_list(path: str, name: str | None = None) -> WordList:
-    """Read a word list file: one word per line, optionally ``WORD,weight`` (default 1)."""
+def parse_word_list(text: str, name: str = "words", source: str = "<words>") -> WordList:
+    """A word list from the text of a word-list file (see :func:`read_word_list`)."""
     weights: dict[str, int] = {}
-    with open(path, encoding="utf-8") as handle:
-        for number, raw in enumerate(handle, 1):
-            line = raw.split("#", 1)[0].strip()
-            if not line:
-                continue
-            word_text, _, weight_text = line.partition(",")
-            word = normalise_word(word_text)
-            if not word:
-                raise ValueError(f"{path}:{number}: no letters in {raw.strip()!r}")
-            try:
-                weights[word] = int(weight_text) if weight_text.strip() else 1
-            except ValueError:
-                raise ValueError(f"{path}:{number}: weight {weight_text.strip()!r} is not a whole number") from None
-    return WordList(weights, name or path)
+    delimiter = "\t" if "\t" in text else ","
+    for number, row in enumerate(csv.reader(io.StringIO(text), delimiter=delimiter), 1):
+        cells = [c.strip() for c in row]
+        if not cells or not cells[0] or cells[0].startswith("#"):
+            continue
+        if len(cells) > 2 and any(cells[2:]):
+            raise InputError(f"{source}:{number}: expected 'word' or 'word,weight', got {delimiter.join(row)!r}")
+        word = normalise_word(cells[0])
+        weight_text = cells[1] if len(cells) > 1 else ""
+        if not word:
+            raise InputError(f"{source}:{number}: no letters in {cells[0]!r}")
+        if weight_text and not re.fullmatch(r"[0-9_]+", weight_text):
+            if number == 1 and not weights:
+                continue  # a header line such as "word,weight"
+            raise InputError(f"{source}:{number}: weight {weight_text!r} is not a whole number >= 0")
+        if word in weights:
+            raise InputError(f"{source}:{number}: {word} is listed twice")
+        weights[word] = int(weight_text) if weight_text else 1
+    if not weights:
+        raise InputError(f"{source}: the word list is empty")
+    return WordList(weights, name)

@@ -16,9 +16,9 @@ from exactgrid.achieve import (
     resolve_states,
     west_coast,
 )
+from exactgrid.data.us import us_states
 from exactgrid.finder import score
 from exactgrid.grid import parse_grid
-from exactgrid.words import us_states
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED_5X5 = "WTIMAENSVFKOALIRCSROENAIN"

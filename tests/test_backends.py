@@ -9,7 +9,7 @@ from exactgrid.backends import Backend, BackendError, Result, SolverDisagreement
 from exactgrid.backends._child import race_in_children, run_in_child
 from exactgrid.fit import fit
 from exactgrid.model import BoolModel
-from exactgrid.spec import build_spec
+from exactgrid.question import build_question
 
 from . import racers
 
@@ -45,11 +45,11 @@ def test_an_exception_in_the_child_is_raised_in_the_parent():
 
 
 def test_portfolio_answers_with_the_winning_member():
-    spec = build_spec(requirements=["OHIO", "UTAH", "IOWA"], shape="3x3")
+    spec = build_question(requirements=["OHIO", "UTAH", "IOWA"], shape="3x3")
     answer = fit(spec, backend="portfolio:kissat+cadical")
     assert answer.verdict == "fits"
     assert answer.backend in ("portfolio:kissat+cadical(kissat)", "portfolio:kissat+cadical(cadical)")
-    refuted = build_spec(requirements=["ILLINOIS:exact", "OHIO:exact", "UTAH:exact", "IOWA:exact",
+    refuted = build_question(requirements=["ILLINOIS:exact", "OHIO:exact", "UTAH:exact", "IOWA:exact",
                                        "IDAHO:exact"], shape="3x3")
     assert fit(refuted, backend="portfolio:cadical+glucose").verdict == "does not fit"
 

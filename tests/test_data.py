@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from exactgrid.words import state, us_borders, us_states, us_states_info
+from exactgrid.data.us import state, us_borders, us_states, us_states_info
 
 REFERENCE = Path(__file__).resolve().parents[1].parent / "shared" / "reference"
 

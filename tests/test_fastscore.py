@@ -4,11 +4,12 @@ import zlib
 import numpy as np
 import pytest
 
+from exactgrid.data.us import us_states
 from exactgrid.fastscore import FastScoreError, Scorer
 from exactgrid.finder import score
 from exactgrid.geometry import Board
 from exactgrid.grid import Grid
-from exactgrid.words import WordList, us_states
+from exactgrid.words import WordList
 
 SEED_3X3 = "THOAINESL"
 SEED_5X5 = "WTIMAENSVFKOALIRCSROENAIN"

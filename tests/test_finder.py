@@ -2,10 +2,11 @@ import random
 
 import pytest
 
+from exactgrid.data.us import us_states
 from exactgrid.finder import find, is_found, score
 from exactgrid.geometry import Board
 from exactgrid.grid import Grid, parse_grid
-from exactgrid.words import WordList, us_states
+from exactgrid.words import WordList
 
 from .bruteforce import adjacent, best_spelling
 

@@ -12,7 +12,7 @@ from pysat.solvers import Solver
 from exactgrid.backends import DEFAULT_BACKEND, Backend, registry
 from exactgrid.cli import cli
 from exactgrid.grid import parse_grid
-from exactgrid.spec import build_spec
+from exactgrid.question import build_question
 from exactgrid.verify import check_grid
 
 from .conftest import AVAILABLE_BACKENDS
@@ -29,8 +29,8 @@ def test_fits_prints_a_grid_the_finder_confirms():
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith(f"FITS (backend {DEFAULT_BACKEND}")
     letters = next(line.split()[1] for line in result.stdout.splitlines() if line.startswith("grid "))
-    spec = build_spec(requirements=["OHIO", "UTAH=ATAH", "IOWA:3=H"], forbid=["TEXAS"], shape="3x3")
-    assert check_grid(spec, parse_grid(letters))[2] == []
+    spec = build_question(requirements=["OHIO", "UTAH=ATAH", "IOWA:3=H"], forbid=["TEXAS"], shape="3x3")
+    assert check_grid(spec, parse_grid(letters)).ok
     assert "UTAH=ATAH" in result.stdout and "IOWA:3=H" in result.stdout
 
 

@@ -13,7 +13,7 @@ from exactgrid.encode import ModelTooLarge, encode
 from exactgrid.fit import fit
 from exactgrid.grid import parse_grid
 from exactgrid.inputs import InputError, check_flag, check_seconds, read_text_file
-from exactgrid.spec import build_spec, load_instance
+from exactgrid.question import build_question, load_instance
 
 
 def run(*args):
@@ -164,16 +164,16 @@ def test_highs_names_its_extra():
 
 
 def test_library_doors_check_too():
-    spec = build_spec(requirements=["OHIO"], shape="3x3")
+    spec = build_question(requirements=["OHIO"], shape="3x3")
     for bad in (float("inf"), float("nan"), -1, "5", True):
         with pytest.raises(InputError):
             fit(spec, time_limit=bad)
     with pytest.raises(InputError, match="'ß'"):
         parse_grid("ßß/ßß")
     with pytest.raises(InputError, match="symmetry_breaking"):
-        build_spec(requirements=["OHIO"], symmetry_breaking="false")
+        build_question(requirements=["OHIO"], symmetry_breaking="false")
     with pytest.raises(InputError, match="asks nothing"):
-        build_spec(shape="3x3")
+        build_question(shape="3x3")
     assert check_seconds(0) == 0.0 and check_flag(False, "x") is False
     with pytest.raises(InputError, match="no such file"):
         read_text_file("/no/such/file", "grid file")
@@ -184,8 +184,8 @@ def test_a_model_too_large_is_refused_and_a_slow_encoding_answers_unknown():
     assert_one_line_error(run(*big), "passes 5,000,000 literals")
     result = run(*big, "--time-limit", "0")  # the deadline passes before the model is built
     assert result.exit_code == 3 and "time limit reached while encoding" in result.stdout
-    spec = build_spec(optional=["all"], min_score=1, shape="32x32")
+    spec = build_question(optional=["all"], min_score=1, shape="32x32")
     answer = fit(spec, time_limit=0)
     assert answer.verdict == "unknown" and "while encoding" in answer.detail
     with pytest.raises(ModelTooLarge):
-        encode(build_spec(requirements=["OHIO"], shape="5x5"), max_literals=100)
+        encode(build_question(requirements=["OHIO"], shape="5x5"), max_literals=100)

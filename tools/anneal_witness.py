@@ -24,7 +24,7 @@ import time
 
 from exactgrid.fastscore import Scorer
 from exactgrid.grid import Grid
-from exactgrid.spec import load_instance
+from exactgrid.question import load_instance
 from exactgrid.verify import check_grid
 from exactgrid.words import WordList
 
@@ -38,7 +38,7 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=600.0)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
-    spec, _ = load_instance(args.instance)
+    spec = load_instance(args.instance).question
     if spec.path_rule != "walk" or spec.fixed or spec.min_score or spec.min_count or any(
             r.mode != "anywhere" for r in spec.required):
         print("only walk-rule instances with plain requirements and forbids are handled", file=sys.stderr)
@@ -70,7 +70,7 @@ def main() -> int:
                       f"{''.join(grid)}", flush=True)
             if energy == goal:
                 letters_found = "".join(grid)
-                problems = check_grid(spec, Grid(spec.board, letters_found))[2]
+                problems = check_grid(spec, Grid(spec.board, letters_found)).problems
                 if not problems:
                     print(f"FITS {letters_found} (checked by the finder)")
                     return 0

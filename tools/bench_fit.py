@@ -22,7 +22,7 @@ from pathlib import Path
 from exactgrid.backends import get_backend
 from exactgrid.encode import encode
 from exactgrid.fit import fit
-from exactgrid.spec import load_instance
+from exactgrid.question import load_instance
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DIR = ROOT / "instances" / "benchmarks" / "fit"
@@ -52,7 +52,8 @@ def main() -> int:
     undecided: dict[str, list[str]] = {n: [] for n in names}
     disagreements = []
     for path in paths:
-        spec, raw = load_instance(path)
+        instance = load_instance(path)
+        spec = instance.question
         if args.symmetry != "file" and not spec.fixed:
             spec = dataclasses.replace(spec, symmetry_breaking=args.symmetry == "on")
         cells = []
@@ -66,7 +67,7 @@ def main() -> int:
                 undecided[backend.name].append(path.stem)
             else:
                 verdicts.add(answer.verdict)
-            expected = raw.get("expect")
+            expected = instance.expect
             if expected and answer.verdict != "unknown" and answer.verdict != expected:
                 disagreements.append(f"{path.stem}: {backend.name} says {answer.verdict}, file expects {expected}")
             cells.append(f"{SHORT[answer.verdict]} {elapsed:.2f}s")

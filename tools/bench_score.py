@@ -31,11 +31,11 @@ from collections import Counter
 
 import numpy as np
 
+from exactgrid.data.us import us_states
 from exactgrid.fastscore import Scorer
 from exactgrid.finder import score as finder_score
 from exactgrid.geometry import Board
 from exactgrid.grid import Grid
-from exactgrid.words import us_states
 
 SEED_GRID = "WTIMAENSVFKOALIRCSROENAIN"  # 188,652,076 points
 GOOD = "UTIMAECHNFGOALIRNSROOCAIN"  # found by hill_climb(seed=1) from SEED_GRID

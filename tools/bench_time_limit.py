@@ -17,7 +17,7 @@ from pathlib import Path
 from exactgrid.backends import get_backend, list_backends
 from exactgrid.encode import encode
 from exactgrid.fit import fit
-from exactgrid.spec import load_instance
+from exactgrid.question import load_instance
 
 INSTANCE = Path(__file__).resolve().parents[1] / "instances" / "benchmarks" / "fit" / "4x4_m8.toml"
 
@@ -29,7 +29,7 @@ def main() -> None:
     args = parser.parse_args()
     names = args.backend or [row.name for row in list_backends(only_available=True)]
     limits = args.limit or [2.0, 5.0]
-    spec, _ = load_instance(INSTANCE)
+    spec = load_instance(INSTANCE).question
     encoding = encode(spec)
     print(f"# {INSTANCE.stem}: {encoding.model.num_vars:,} variables, {len(encoding.model.clauses):,} clauses")
     print("| backend | limit s | verdict | wall s | overshoot s |")

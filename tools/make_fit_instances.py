@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from exactgrid.words import us_states
+from exactgrid.data.us import us_states
 
 OUT = Path(__file__).resolve().parents[1] / "instances" / "benchmarks" / "fit"
 

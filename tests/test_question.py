@@ -2,10 +2,10 @@ from pathlib import Path
 
 import pytest
 
+from exactgrid.data.us import us_states
 from exactgrid.grid import parse_grid
-from exactgrid.spec import SpecError, build_spec, load_instance, parse_requirement
+from exactgrid.question import SpecError, build_question, load_instance, parse_requirement
 from exactgrid.verify import check_grid
-from exactgrid.words import us_states
 
 ROOT = Path(__file__).resolve().parents[1]
 FIT_DIR = ROOT / "instances" / "benchmarks" / "fit"
@@ -20,7 +20,7 @@ def test_requirement_forms():
     assert parse_requirement("ILLINOIS", states).mode == "anywhere"
     assert parse_requirement("illinois:exact", states).pattern() == tuple((c, True) for c in "ILLINOIS")
     pinned = parse_requirement("ILLINOIS:2", states)
-    assert pinned.position == 1 and pinned.pattern()[1] == ("L", False)
+    assert pinned.position == 2 and pinned.pattern()[1] == ("L", False)  # 1-based, as typed
     assert parse_requirement("ILLINOIS:2=N", states).pattern()[1] == ("N", True)
     assert parse_requirement("ILLINOIS=INLINOIS", states).spelled == "INLINOIS"
     assert parse_requirement("New York", states).word == "NEWYORK"
@@ -44,24 +44,25 @@ def test_bad_requirements(text, message):
 
 def test_bad_specs():
     with pytest.raises(SpecError, match="required twice"):
-        build_spec(requirements=["OHIO", "ohio:exact"])
+        build_question(requirements=["OHIO", "ohio:exact"])
     with pytest.raises(SpecError, match="both required and forbidden"):
-        build_spec(requirements=["OHIO"], forbid=["OH"])
+        build_question(requirements=["OHIO"], forbid=["OH"])
     with pytest.raises(SpecError, match="fixed cells must be 3 rows of 3"):
-        build_spec(requirements=["OHIO"], shape="3x3", cells="O.O/...")
+        build_question(requirements=["OHIO"], shape="3x3", cells="O.O/...")
     with pytest.raises(SpecError, match="not a letter"):
-        build_spec(requirements=["OHIO"], shape="3x3", cells="O.O/.5./...")
+        build_question(requirements=["OHIO"], shape="3x3", cells="O.O/.5./...")
     with pytest.raises(SpecError, match="needs a budget"):
-        build_spec(requirements=["OHIO:2"], budget=0)
+        build_question(requirements=["OHIO:2"], budget=0)
     with pytest.raises(SpecError, match="rows must be a whole number from 1 to 32"):
-        build_spec(requirements=["OHIO"], shape="0x5")
+        build_question(requirements=["OHIO"], shape="0x5")
 
 
 def test_instance_files_load_and_bad_ones_fail(tmp_path):
     assert len(list(FIT_DIR.glob("*.toml"))) >= 30
     for path in FIT_DIR.glob("*.toml"):
-        spec, raw = load_instance(path)
-        assert raw["name"] == path.stem
+        instance = load_instance(path)
+        spec = instance.question
+        assert instance.name == path.stem
         assert spec.required or spec.min_score or spec.min_count
     bad = tmp_path / "bad.toml"
     bad.write_text('require = ["OHIO"\n')
@@ -83,25 +84,27 @@ def test_instance_files_load_and_bad_ones_fail(tmp_path):
 ])
 def test_expected_fits_have_known_witnesses(name, grid):
     """The instances marked 'fits' are met by a known grid, checked by the finder alone."""
-    spec, raw = load_instance(FIT_DIR / f"{name}.toml")
-    assert raw["expect"] == "fits"
-    assert check_grid(spec, parse_grid(grid))[2] == []
+    instance = load_instance(FIT_DIR / f"{name}.toml")
+    spec = instance.question
+    assert instance.expect == "fits"
+    assert check_grid(spec, parse_grid(grid)).ok
 
 
 def test_top10_grid_holds_the_ten_most_populous_states():
     states = us_states()
     top10 = sorted(states.weights, key=lambda w: -states.weight(w))[:10]
-    spec = build_spec(requirements=top10)
-    witnesses, full, problems = check_grid(spec, parse_grid(TOP10_GRID))
-    assert problems == [] and len(witnesses) == 10
+    spec = build_question(requirements=top10)
+    check = check_grid(spec, parse_grid(TOP10_GRID))
+    witnesses, full, problems = check.witnesses, check.score, check.problems
+    assert problems == () and len(witnesses) == 10
     assert full.total == 229_028_713 and len(full) == 20
 
 
 def test_contradictory_fixed_cells():
     from exactgrid.geometry import Board
-    from exactgrid.spec import merge_fixed
+    from exactgrid.question import merge_fixed
 
     board = Board(3, 3)
     assert merge_fixed(board, {0: "O"}, {0: "O", 4: "H"}) == {0: "O", 4: "H"}
     with pytest.raises(SpecError, match="contradict each other at r1c1: O and P"):
-        build_spec(requirements=["OHIO"], shape="3x3", cells="P../.../...", fixed={0: "O"})
+        build_question(requirements=["OHIO"], shape="3x3", cells="P../.../...", fixed={0: "O"})
