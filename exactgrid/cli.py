@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from . import __version__
-from .achieve import default_checklist, evaluate, load_checklist
+from .awards import default_checklist, evaluate, load_checklist
 from .finder import PATH_RULES, score
 from .geometry import MOVE_RULES
 from .grid import Grid, GridError, parse_grid
