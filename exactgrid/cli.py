@@ -44,14 +44,14 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from . import __version__
-from .achieve import default_checklist, evaluate, load_checklist
+from .awards import default_checklist, evaluate, load_checklist
+from .data import word_list
 from .finder import PATH_RULES, score
 from .geometry import MOVE_RULES
 from .grid import Grid, GridError, parse_grid
 from .inputs import InputError, check_seconds, read_text_file
 from .render import checklist_dict, checklist_table, score_dict, score_text
 from .stopping import interruption, stop_on_signals
-from .words import word_list
 
 if TYPE_CHECKING:
     from .encode import Encoding

@@ -6,7 +6,7 @@
 * **WCNF** (the MaxSAT evaluation's 2022+ format: ``h`` before hard clauses, a weight before
   soft ones): the same hard clauses, and one soft unit clause per objective literal with its
   weight, so a MaxSAT solver minimising the falsified weight maximises the objective.
-* **LP / MPS**: the PuLP translation of :func:`exactgrid.backends.ilp.to_pulp` (binaries,
+* **LP / MPS**: the PuLP translation of :func:`exactgrid.ilp_model.to_pulp` (binaries,
   clauses as ``sum >= 1``, linear constraints with their weights, objective maximised).
 
 Variable names are written as comments (``c var 17 x_r1c1_A``) so that a solution from an
@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TextIO
 
 from .cnf import compile_cnf
+from .ilp_model import to_pulp
 from .model import BoolModel
 
 
@@ -64,16 +65,12 @@ def write_wcnf(model: BoolModel, path: str | Path) -> int:
 
 def write_lp(model: BoolModel, path: str | Path) -> None:
     """Write the model as a CPLEX LP file (through PuLP)."""
-    from .backends.ilp import to_pulp
-
     problem, _ = to_pulp(model)
     problem.writeLP(str(path))
 
 
 def write_mps(model: BoolModel, path: str | Path) -> None:
     """Write the model as a free MPS file (through PuLP), with an ``OBJSENSE MAX`` section."""
-    from .backends.ilp import to_pulp
-
     problem, _ = to_pulp(model)
     # an OBJSENSE MAX section, not PuLP's default "*SENSE" comment, which readers ignore
     # (and then minimise the objective)

@@ -274,10 +274,6 @@ class Scorer:
             raise FastScoreError("letter codes must be 0..25")
         return codes
 
-    def found_batch(self, grids: np.ndarray | Sequence[str]) -> np.ndarray:
-        """Found words of many grids: bool array (N, W), column i = ``words[i]``."""
-        return self.score_batch(grids)[1]
-
     def score_batch(self, grids: np.ndarray | Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
         """Score many grids at once: (totals int64 array (N,), found bool array (N, W)).
 

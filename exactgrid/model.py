@@ -27,11 +27,6 @@ class Linear:
     bound: int
     name: str = ""
 
-    @property
-    def is_cardinality(self) -> bool:
-        """Whether every weight is 1."""
-        return all(w == 1 for w in self.weights)
-
     def holds(self, true_vars: frozenset[int] | set[int]) -> bool:
         """Whether an assignment (the set of true variables) satisfies the constraint."""
         total = sum(w for w, lit in zip(self.weights, self.lits, strict=True)

@@ -23,6 +23,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, Literal
 
+from .data import BUILTIN_LISTS, word_list
 from .data.us import us_states
 from .finder import PATH_RULES, PathRule
 from .geometry import MOVE_RULES, Board, ShapeError, parse_shape
@@ -35,7 +36,7 @@ from .inputs import (
     check_whole,
     read_text_file,
 )
-from .words import BUILTIN_LISTS, UnknownWordError, WordList, normalise_word, word_list
+from .words import UnknownWordError, WordList, normalise_word
 
 Mode = Literal["anywhere", "exact", "position", "spelled"]
 MODES: tuple[Mode, ...] = ("anywhere", "exact", "position", "spelled")

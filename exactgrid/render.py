@@ -1,5 +1,8 @@
 """Text rendering: a grid as a block, a table of found words, a checklist verdict table.
 
+A checklist item's *evidence* (``score 188,652,076 < 200,000,000 (short by 11,347,924)``) is
+written here, by :func:`item_evidence`, from the data :mod:`exactgrid.awards` returns.
+
 How an altered letter is shown: in the *spelled* column the substituted letter is written in
 lower case, the rest in upper case (``CALIlORNIA`` is CALIFORNIA with its 5th letter read as
 L). Lower case keeps the column as wide as the word, survives copy-paste and needs no colour;
@@ -12,10 +15,10 @@ Each function also has a ``*_dict`` twin giving the same facts as JSON-ready dat
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from .achieve import ChecklistResult
+from .awards import ChecklistResult, ItemResult
 from .finder import Match, Score
 from .grid import Grid
 
@@ -107,9 +110,74 @@ def score_text(result: Score) -> str:
     )
 
 
+def _state_names(states: Sequence[str]) -> str:
+    return ", ".join(states) or "none"
+
+
+def _min_states_evidence(result: ItemResult) -> str:
+    count, threshold = result.details["count"], result.details["threshold"]
+    if count >= threshold:
+        return f"{count} states found, at least {threshold}"
+    return f"{count} states found, short of {threshold} (need {threshold - count} more)"
+
+
+def _min_score_evidence(result: ItemResult) -> str:
+    score, threshold = result.details["score"], result.details["threshold"]
+    if score >= threshold:
+        return f"score {score:,} >= {threshold:,} (margin {score - threshold:,})"
+    return f"score {score:,} < {threshold:,} (short by {threshold - score:,})"
+
+
+def _required_evidence(result: ItemResult) -> str:
+    missing = result.details["missing"]
+    return f"missing {_state_names(missing)}" if missing else f"all found: {_state_names(result.details['present'])}"
+
+
+def _forbidden_evidence(result: ItemResult) -> str:
+    present = result.details["present"]
+    return f"found {_state_names(present)}" if present else f"none found of {_state_names(result.item.states)}"
+
+
+def _chain_evidence(result: ItemResult) -> str:
+    test, details = result.item.chain, result.details
+    assert test is not None
+    borders = "land and water borders" if details["water"] else "land borders"
+    if details["chain"] is not None:
+        return f"chain of {len(details['chain'])} on {borders}: {'-'.join(details['chain'])}"
+    start, end = test.sources_label, test.targets_label
+    sources, targets = details["sources_found"], details["targets_found"]
+    if not sources:
+        return f"no chain: no {start} state found (any of {_state_names(test.sources)})"
+    if not targets:
+        return (f"no chain: {start} states {_state_names(sources)} found, "
+                f"but no {end} state (any of {_state_names(test.targets)})")
+    return (f"no chain on {borders}: found {start} states {_state_names(sources)} reach only "
+            f"{_state_names(details['reached'])}; found {end} states {_state_names(targets)} are cut off")
+
+
+_EVIDENCE: dict[str, Callable[[ItemResult], str]] = {
+    "min_states": _min_states_evidence,
+    "min_score": _min_score_evidence,
+    "required": _required_evidence,
+    "forbidden": _forbidden_evidence,
+    "chain": _chain_evidence,
+}
+
+
+def item_evidence(result: ItemResult) -> str:
+    """One line of evidence for an item's verdict, from its details.
+
+    For example ``20 states found, at least 20``; ``score 188,652,076 < 200,000,000 (short by
+    11,347,924)``; ``missing COLORADO, UTAH``; ``found CALIFORNIA``; ``chain of 7 on land
+    borders: GEORGIA-...-CALIFORNIA``; or, when there is no chain, which found states the
+    start states reach.
+    """
+    return _EVIDENCE[result.kind](result)
+
+
 def checklist_table(result: ChecklistResult) -> str:
     """One line per item: PASS/FAIL, key, title, evidence; then a summary line."""
-    rows = [["PASS" if r.passed else "FAIL", r.key, r.title, r.evidence] for r in result.items]
+    rows = [["PASS" if r.passed else "FAIL", r.key, r.title, item_evidence(r)] for r in result.items]
     table = _table(["", "item", "title", "evidence"], rows)
     passed = sum(r.passed for r in result.items)
     summary = f"{passed} of {len(result.items)} passed"
@@ -164,6 +232,18 @@ def score_dict(result: Score) -> dict[str, Any]:
     }
 
 
+def item_dict(result: ItemResult) -> dict[str, Any]:
+    """JSON-ready item verdict: key, title, kind, passed, evidence (:func:`item_evidence`), details."""
+    return {
+        "key": result.key,
+        "title": result.title,
+        "kind": result.kind,
+        "passed": result.passed,
+        "evidence": item_evidence(result),
+        "details": result.details,
+    }
+
+
 def checklist_dict(result: ChecklistResult) -> dict[str, Any]:
     """JSON-ready checklist verdict: checklist name and source, water_borders, passed, failed, items."""
     return {
@@ -172,7 +252,7 @@ def checklist_dict(result: ChecklistResult) -> dict[str, Any]:
         "water_borders": result.water_borders,
         "passed": result.passed,
         "failed": list(result.failed),
-        "items": [r.to_dict() for r in result.items],
+        "items": [item_dict(r) for r in result.items],
     }
 
 

@@ -3,9 +3,9 @@
 A :class:`WordList` is plain data: words (A-Z) with whole-number weights in a fixed order,
 optional aliases (other spellings a user may type: US postal codes), display names, and the
 labels output uses for a word and its weight ("state"/"population" for the US states,
-"word"/"weight" for a file). :func:`word_list` gives one by name (``us-states``) or reads a
-file (:func:`read_word_list`: one word a line, or ``word,weight`` / ``word<TAB>weight``).
-The bundled datasets live in :mod:`exactgrid.data`.
+"word"/"weight" for a file). :func:`read_word_list` reads a file (one word a line, or
+``word,weight`` / ``word<TAB>weight``); the bundled datasets, and
+:func:`exactgrid.data.word_list` (a list by name or file), live in :mod:`exactgrid.data`.
 """
 
 from __future__ import annotations
@@ -126,21 +126,6 @@ class WordList:
         """How output names a word: its display name (``New York``), else the word itself."""
         return self.names.get(word, word)
 
-
-BUILTIN_LISTS = ("us-states",)
-"""Word lists known by name (``--words us-states``); anything else is read as a file."""
-
-
-def word_list(source: str | Path | WordList | None = None) -> WordList:
-    """A word list: ``None`` or ``"us-states"`` for the bundled US states, a WordList as is, or
-    the path of a word-list file (see :func:`read_word_list`)."""
-    if isinstance(source, WordList):
-        return source
-    if source is None or str(source).lower() in BUILTIN_LISTS:
-        from .data.us import us_states
-
-        return us_states()
-    return read_word_list(source)
 
 
 def read_word_list(path: str | Path, name: str | None = None) -> WordList:

@@ -1,7 +1,9 @@
 """The backend contract: child processes, the race, the portfolio, and checked answers."""
 
 import time
+import warnings
 from importlib.metadata import EntryPoint
+from types import SimpleNamespace
 
 import pytest
 
@@ -90,3 +92,43 @@ def test_an_assignment_that_violates_the_model_is_caught():
     model.add_clause([a])
     with pytest.raises(SolverDisagreement, match="violates the model"):
         Liar().solve(model)
+
+
+def fake_points(*points):
+    """A stand-in for importlib.metadata.entry_points: these points, whatever the group."""
+    return lambda group: [p for p in points if p.group == group]
+
+
+def test_a_backend_name_registered_twice_warns_and_the_last_wins(monkeypatch):
+    builtin = EntryPoint("kissat", "exactgrid.backends.sat:Kissat", registry.GROUP)
+    plugin = EntryPoint("kissat", f"{__name__}:Liar", registry.GROUP)
+    other = EntryPoint("liar", f"{__name__}:Liar", "some.other.group")
+    monkeypatch.setattr(registry, "entry_points", fake_points(builtin, plugin, other))
+    with pytest.warns(registry.BackendShadowingWarning) as caught:
+        points = registry._entry_points()
+    assert points["kissat"] is plugin and "liar" not in points
+    assert "cadical" in points  # the built-in fallbacks still fill in the rest
+    assert len(caught) == 1
+    message = str(caught[0].message)
+    assert "\n" not in message
+    assert message == (
+        "backend 'kissat' is registered twice in 'exactgrid.backends': 'exactgrid.backends.sat:Kissat' and "
+        f"'{__name__}:Liar'; using '{__name__}:Liar', the last registered"
+    )
+
+
+def test_the_shadowing_warning_names_the_distributions():
+    first = SimpleNamespace(name="kissat", value="exactgrid.backends.sat:Kissat",
+                            dist=SimpleNamespace(name="exactgrid"))
+    last = SimpleNamespace(name="kissat", value="fastsat:Kissat", dist=SimpleNamespace(name="fastsat"))
+    message = registry.shadowing_message(first, last)
+    assert "'exactgrid.backends.sat:Kissat' (from exactgrid) and 'fastsat:Kissat' (from fastsat)" in message
+    assert message.endswith("using 'fastsat:Kissat', the last registered")
+
+
+def test_the_same_target_registered_twice_is_quiet(monkeypatch):
+    point = EntryPoint("kissat", "exactgrid.backends.sat:Kissat", registry.GROUP)
+    monkeypatch.setattr(registry, "entry_points", fake_points(point, point))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert registry._entry_points()["kissat"] is point

@@ -1,10 +1,14 @@
 """Exported files mean the same question to other tools: another solver reads them back."""
 
+import subprocess
+import sys
+
 import pytest
 from pysat.examples.rc2 import RC2
 from pysat.formula import WCNF
 
 from exactgrid.export import write_lp, write_mps, write_wcnf
+from exactgrid.ilp_model import linear_terms, to_pulp
 from exactgrid.model import BoolModel
 
 
@@ -38,3 +42,31 @@ def test_wcnf_is_solved_by_a_maxsat_solver(tmp_path):
         assignment = rc2.compute()
         true_vars = {lit for lit in assignment if lit > 0}
     assert model.satisfied_by(true_vars) and model.objective_value(true_vars) == 3
+
+
+def test_linear_terms_read_negative_literals_as_one_minus_x():
+    assert linear_terms([1, -2, 1], [3, 5, 1]) == (5, {1: 4, 2: -5})
+    assert linear_terms([-1, 1], [2, 2]) == (2, {1: 0})
+    assert linear_terms([], []) == (0, {})
+
+
+def test_to_pulp_maximises_with_one_row_per_constraint():
+    import pulp
+
+    problem, xs = to_pulp(small_optimisation())
+    assert problem.sense == pulp.LpMaximize
+    assert sorted(xs) == [1, 2, 3] and all(x.isBinary() for x in xs.values())
+    assert problem.numConstraints() == 2
+    assert all(problem.get_constraint_by_name(name) is not None for name in ("c0", "l0"))
+
+
+def test_writing_lp_files_loads_no_backend(tmp_path):
+    code = (
+        "import sys; from exactgrid.export import write_lp, write_mps; from exactgrid.model import BoolModel\n"
+        "m = BoolModel(); a, b = m.new_vars(2); m.add_clause([a, b]); m.maximise([a], [1])\n"
+        f"write_lp(m, {str(tmp_path / 'm.lp')!r}); write_mps(m, {str(tmp_path / 'm.mps')!r})\n"
+        "print(sorted(name for name in sys.modules if name.startswith('exactgrid.backends')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+    assert (tmp_path / "m.lp").stat().st_size > 0 and (tmp_path / "m.mps").stat().st_size > 0

@@ -1,7 +1,8 @@
-"""MIP backends: CBC (bundled with PuLP) and HiGHS (``highspy``), plus the PuLP translation.
+"""MIP backends: CBC (bundled with PuLP) and HiGHS (``highspy``).
 
-Translation: each model variable is a binary; a clause is ``sum(lit) >= 1`` with a negative
-literal read as ``1 - x``; a linear constraint keeps its weights; the objective is maximised.
+Translation (:mod:`exactgrid.ilp_model`, shared with LP/MPS export): each model variable is a
+binary; a clause is ``sum(lit) >= 1`` with a negative literal read as ``1 - x``; a linear
+constraint keeps its weights; the objective is maximised.
 Answers are read back by rounding (> 0.5) and then checked exactly by the base class, so a
 MIP tolerance accident with large populations is caught rather than reported. Feasibility
 tolerances are tightened to 1e-9 so that 40-million weights times the tolerance stay below 1.
@@ -11,61 +12,13 @@ from __future__ import annotations
 
 import math
 import os
-import re
 import subprocess
 import warnings
 from collections.abc import Iterator
 
+from ..ilp_model import linear_terms, to_pulp
 from ..model import BoolModel
 from .base import Backend, ChildCall, Result, Status
-
-
-def _terms(lits, weights):
-    """``sum(w*lit)`` as (constant, {var: coefficient})."""
-    const = 0
-    coefs: dict[int, int] = {}
-    for lit, w in zip(lits, weights, strict=True):
-        if lit > 0:
-            coefs[lit] = coefs.get(lit, 0) + w
-        else:
-            const += w
-            coefs[-lit] = coefs.get(-lit, 0) - w
-    return const, coefs
-
-
-def _var_name(model: BoolModel, v: int) -> str:
-    name = model.names.get(v, "")
-    clean = re.sub(r"[^A-Za-z0-9_]", "_", name)[:40]
-    return f"x{v}_{clean}" if clean else f"x{v}"
-
-
-def to_pulp(model: BoolModel, name: str = "exactgrid"):
-    """The model as a ``pulp.LpProblem`` (maximise) and its variables ``{model var: LpVariable}``."""
-    import pulp
-
-    prob = pulp.LpProblem(name, pulp.LpMaximize)
-    xs = {v: prob.add_variable(_var_name(model, v), cat=pulp.LpBinary) for v in range(1, model.num_vars + 1)}
-
-    def expr(lits, weights):
-        const, coefs = _terms(lits, weights)
-        return pulp.lpSum(c * xs[v] for v, c in coefs.items() if c) + const
-
-    for i, clause in enumerate(model.clauses):
-        prob += expr(clause, [1] * len(clause)) >= 1, f"c{i}"
-    for i, con in enumerate(model.linear):
-        lhs = expr(con.lits, con.weights)
-        label = f"l{i}_" + re.sub(r"[^A-Za-z0-9_]", "_", con.name)[:40] if con.name else f"l{i}"
-        if con.op == "<=":
-            prob += lhs <= con.bound, label
-        elif con.op == ">=":
-            prob += lhs >= con.bound, label
-        else:
-            prob += lhs == con.bound, label
-    if model.objective is not None:
-        prob += expr(*model.objective)
-    else:
-        prob += pulp.lpSum([])
-    return prob, xs
 
 
 def _cbc_command(**options):
@@ -241,7 +194,7 @@ def solve_highs(model: BoolModel, time_limit: float | None, seed: int) -> Result
         hi = con.bound if con.op in ("<=", "==") else inf
         rows.append((con.lits, con.weights, lo, hi))
     for lits, weights, lo, hi in rows:
-        const, coefs = _terms(lits, weights)
+        const, coefs = linear_terms(lits, weights)
         idx = [v - 1 for v, c in coefs.items() if c]
         val = [float(coefs[v + 1]) for v in idx]
         lower = lo - const if lo != -inf else -inf
@@ -253,7 +206,7 @@ def solve_highs(model: BoolModel, time_limit: float | None, seed: int) -> Result
         h.addRow(lower, upper, len(idx), np.array(idx, dtype=np.int32), np.array(val))
     offset = 0
     if model.objective is not None and n:
-        offset, coefs = _terms(*model.objective)
+        offset, coefs = linear_terms(*model.objective)
         for v, c in coefs.items():
             if c:
                 h.changeColCost(v - 1, float(c))

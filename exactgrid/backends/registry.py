@@ -4,10 +4,15 @@ The built-in backends register in exactgrid's own ``pyproject.toml`` through the
 plugin uses, so there is one path for both. An entry point names a :class:`Backend` subclass
 (called with no arguments). A name ``base:option`` (e.g. ``pysat:maplechrono``) loads ``base``
 and calls it with ``option``.
+
+Two distributions registering the same name with different targets (a plugin that also calls
+itself ``kissat``) is allowed but announced: the last one registered wins, with a warning
+naming both (:func:`shadowing_message`).
 """
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from importlib.metadata import EntryPoint, entry_points
 
@@ -54,8 +59,28 @@ class BackendInfo:
                 "capabilities": sorted(self.capabilities), "description": self.description}
 
 
+class BackendShadowingWarning(UserWarning):
+    """Two installed distributions register the same backend name with different targets."""
+
+
+def _origin(point: EntryPoint) -> str:
+    dist = getattr(point, "dist", None)
+    return f"{point.value!r} (from {dist.name})" if dist is not None else repr(point.value)
+
+
+def shadowing_message(first: EntryPoint, last: EntryPoint) -> str:
+    """One line saying that two entry points share a backend name and that the last one wins."""
+    return (f"backend {last.name!r} is registered twice in {GROUP!r}: {_origin(first)} and {_origin(last)}; "
+            f"using {last.value!r}, the last registered")
+
+
 def _entry_points() -> dict[str, EntryPoint]:
-    found = {ep.name: ep for ep in entry_points(group=GROUP)}
+    found: dict[str, EntryPoint] = {}
+    for point in entry_points(group=GROUP):
+        earlier = found.get(point.name)
+        if earlier is not None and earlier.value != point.value:
+            warnings.warn(shadowing_message(earlier, point), BackendShadowingWarning, stacklevel=2)
+        found[point.name] = point
     for name, value in BUILTIN_ENTRY_POINTS.items():
         found.setdefault(name, EntryPoint(name=name, value=value, group=GROUP))
     return found

@@ -1,17 +1,14 @@
-"""Achievements over the US border graph: coast-to-coast chains, awards and checklists.
+"""Checklists of awards: what a TOML checklist says, and the verdict on a set of found states.
 
 Everything here is a plain function over plain data: a set of found state keys (and,
 optionally, the grid's score) goes in, dataclasses come out. The finder decides which states
 a grid holds; this module only judges that set.
 
-* :func:`border_graph` builds a networkx ``Graph`` of the 50 states whose edges are borders of
-  positive length: the 105 land pairs, plus the 3 water-only pairs (IL-MI, MI-MN, NY-RI) when
-  ``water=True``. Four Corners point contacts (AZ-CO, NM-UT) are never edges.
-* :func:`find_chain` finds the shortest chain of *found* states from one set to another, each
-  bordering the next; the coast-to-coast award is the chain from ``east_coast()`` to
-  ``west_coast()``.
 * A :class:`Checklist` (usually read from TOML by :func:`load_checklist`) lists items, each with
   one test; :func:`evaluate` runs them all and returns a :class:`ChecklistResult`.
+* An :class:`ItemResult` holds the verdict and the facts behind it (numbers, lists of states,
+  the chain) in ``details``; turning those into a sentence of evidence is the job of
+  :func:`exactgrid.render.item_evidence`.
 
 The TOML schema is documented at the top of ``instances/checklists/awards.toml`` (a copy is
 bundled as ``exactgrid/data/awards.toml`` and read by :func:`default_checklist`).
@@ -20,189 +17,22 @@ bundled as ``exactgrid/data/awards.toml`` and read by :func:`default_checklist`)
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
-import networkx as nx
-
-from .data.us import us_borders, us_states, us_states_info
-from .inputs import InputError, read_text_file
-from .words import UnknownWordError
+from ..inputs import InputError, read_text_file
+from .chains import find_chain, population, resolve_states
+from .errors import ChecklistError
 
 ItemKind = Literal["min_states", "min_score", "required", "forbidden", "chain"]
 ITEM_KINDS: tuple[ItemKind, ...] = ("min_states", "min_score", "required", "forbidden", "chain")
 
-#: Named groups of states that checklists may write instead of a state, as ``"@east_coast"``.
-STATE_GROUPS: tuple[str, ...] = ("east_coast", "west_coast", "atlantic", "pacific", "gulf", "great_lakes", "m_states")
-
 #: Half of the 50 states' 2020 population (330,759,736): the puzzle's leaderboard threshold.
 QUALIFY_SCORE = 165_379_868
-
-
-class ChecklistError(InputError):
-    """A checklist that cannot be read or makes no sense (message is one line)."""
-
-
-# --------------------------------------------------------------------------- graph and states
-
-
-@cache
-def _graph(water: bool) -> nx.Graph:
-    graph = nx.Graph()
-    for info in us_states_info():
-        graph.add_node(
-            info.key,
-            abbr=info.abbr,
-            population=info.population,
-            east_coast=info.east_coast,
-            west_coast=info.west_coast,
-        )
-    for border in us_borders():
-        if border.kind == "land" or water:
-            graph.add_edge(border.a, border.b, kind=border.kind)
-    return nx.freeze(graph)
-
-
-def border_graph(water: bool = False) -> nx.Graph:
-    """The 50 states as a (frozen) networkx graph; an edge joins two states sharing a border.
-
-    Land borders only by default; ``water=True`` adds the three pairs that meet only in water.
-    Nodes carry ``abbr``, ``population``, ``east_coast`` and ``west_coast``; edges carry ``kind``.
-
-    >>> border_graph().has_edge("ARIZONA", "COLORADO")   # a point contact, not a border
-    False
-    >>> border_graph().number_of_edges(), border_graph(water=True).number_of_edges()
-    (105, 108)
-    """
-    return _graph(bool(water))
-
-
-def state_group(name: str) -> tuple[str, ...]:
-    """The keys of a named group of states (see ``STATE_GROUPS``), alphabetical.
-
-    >>> state_group("west_coast")
-    ('CALIFORNIA', 'OREGON', 'WASHINGTON')
-    """
-    if name not in STATE_GROUPS:
-        raise ChecklistError(f"unknown state group @{name}; choose from {', '.join('@' + g for g in STATE_GROUPS)}")
-    if name == "m_states":
-        return tuple(s.key for s in us_states_info() if s.starts_with_m)
-    return tuple(s.key for s in us_states_info() if getattr(s, name))
-
-
-def east_coast() -> tuple[str, ...]:
-    """The 14 Atlantic (east-coast) states, Florida to Maine, alphabetical."""
-    return state_group("east_coast")
-
-
-def west_coast() -> tuple[str, ...]:
-    """The west-coast states: California, Oregon, Washington."""
-    return state_group("west_coast")
-
-
-def resolve_states(names: Iterable[str]) -> tuple[str, ...]:
-    """State keys for user text: keys, names (``New York``), postal codes, or ``@group`` names.
-
-    Order is kept and duplicates dropped. Raises ChecklistError naming an unknown state.
-    """
-    out: list[str] = []
-    for name in names:
-        if not isinstance(name, str):
-            raise ChecklistError(f"a state must be written as a string, got {name!r}")
-        if name.startswith("@"):
-            keys: Iterable[str] = state_group(name[1:])
-        else:
-            try:
-                keys = (us_states().resolve(name),)
-            except UnknownWordError:
-                raise ChecklistError(f"unknown state {name!r}") from None
-        out.extend(k for k in keys if k not in out)
-    return tuple(out)
-
-
-def population(states: Iterable[str]) -> int:
-    """Summed 2020 population of distinct state keys (the grid score those states give)."""
-    words = us_states()
-    return sum(words.weight(s) for s in set(states))
-
-
-# --------------------------------------------------------------------------- chains
-
-
-def is_chain(states: Iterable[str], water: bool = False) -> bool:
-    """Whether each state in the sequence borders the next (land only unless ``water``).
-
-    A chain never repeats a state. States may be keys, names or postal codes.
-
-    >>> is_chain(["CA", "AZ", "NM", "OK", "AR", "TN", "GA"])
-    True
-    >>> is_chain(["ARIZONA", "COLORADO"])
-    False
-    """
-    keys = [us_states().resolve(s) for s in states]
-    graph = border_graph(water)
-    return (
-        len(keys) > 0
-        and len(set(keys)) == len(keys)
-        and all(graph.has_edge(a, b) for a, b in zip(keys, keys[1:], strict=False))
-    )
-
-
-@dataclass(frozen=True)
-class ChainSearch:
-    """What :func:`find_chain` learned: the chain (or None), and the reach when there is none."""
-
-    chain: tuple[str, ...] | None
-    sources_found: tuple[str, ...]
-    targets_found: tuple[str, ...]
-    reached: tuple[str, ...]
-
-    @property
-    def found(self) -> bool:
-        """Whether a chain exists."""
-        return self.chain is not None
-
-
-def find_chain(
-    found: Iterable[str],
-    sources: Iterable[str] | None = None,
-    targets: Iterable[str] | None = None,
-    water: bool = False,
-) -> ChainSearch:
-    """The shortest chain of found states from a source state to a target state.
-
-    A chain is a sequence of distinct found states, each sharing a border of positive length
-    with the next (land only unless ``water``), that starts in ``sources`` (default: the east
-    coast) and ends in ``targets`` (default: the west coast). A state in both sets is a chain
-    of one. Among shortest chains the one whose key sequence is alphabetically first is
-    returned (so the answer is deterministic). ``reached`` lists every found state connected to
-    a found source state, alphabetically, which explains a failure.
-
-    >>> find_chain(["CALIFORNIA", "ARIZONA", "NEWMEXICO", "OKLAHOMA", "ARKANSAS",
-    ...             "TENNESSEE", "GEORGIA"]).chain
-    ('GEORGIA', 'TENNESSEE', 'ARKANSAS', 'OKLAHOMA', 'NEWMEXICO', 'ARIZONA', 'CALIFORNIA')
-    """
-    keys = set(resolve_states(found))
-    src = sorted(set(east_coast() if sources is None else resolve_states(sources)) & keys)
-    dst = sorted(set(west_coast() if targets is None else resolve_states(targets)) & keys)
-    sub = border_graph(water).subgraph(keys)
-    reached = sorted(set().union(*(nx.node_connected_component(sub, s) for s in src))) if src else []
-    if not dst:
-        return ChainSearch(None, tuple(src), tuple(dst), tuple(reached))
-    distance = nx.multi_source_dijkstra_path_length(sub, set(dst))  # hops to the nearest target
-    starts = [s for s in src if s in distance]
-    if not starts:
-        return ChainSearch(None, tuple(src), tuple(dst), tuple(reached))
-    best = min(distance[s] for s in starts)
-    chain = [min(s for s in starts if distance[s] == best)]
-    while distance[chain[-1]] > 0:
-        here = distance[chain[-1]]
-        chain.append(min(n for n in sub.neighbors(chain[-1]) if distance.get(n) == here - 1))
-    return ChainSearch(tuple(chain), tuple(src), tuple(dst), tuple(reached))
 
 
 # --------------------------------------------------------------------------- checklists
@@ -267,25 +97,37 @@ class Checklist:
 
 @dataclass(frozen=True)
 class ItemResult:
-    """The verdict on one item: passed or not, a one-line evidence text, and data for JSON."""
+    """The verdict on one item: passed or not, and the facts that decided it.
 
-    key: str
-    title: str
-    kind: ItemKind
+    ``details`` is JSON-ready data, by kind:
+
+    * ``min_states``: ``count``, ``threshold``;
+    * ``min_score``: ``score``, ``threshold``;
+    * ``required``: ``missing``, ``present`` (lists of state keys, in the item's order);
+    * ``forbidden``: ``present``;
+    * ``chain``: ``chain`` (the chain, from a source to a target, or None), ``water`` (the
+      border convention used), ``sources_found``, ``targets_found`` and, when there is no
+      chain, ``reached`` (found states connected to a found source).
+    """
+
+    item: Item
     passed: bool
-    evidence: str
     details: dict[str, Any] = field(default_factory=dict)
 
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict: key, title, kind, passed, evidence, details."""
-        return {
-            "key": self.key,
-            "title": self.title,
-            "kind": self.kind,
-            "passed": self.passed,
-            "evidence": self.evidence,
-            "details": self.details,
-        }
+    @property
+    def key(self) -> str:
+        """The item's key."""
+        return self.item.key
+
+    @property
+    def title(self) -> str:
+        """The item's title."""
+        return self.item.title
+
+    @property
+    def kind(self) -> ItemKind:
+        """The item's kind of test."""
+        return self.item.kind
 
 
 @dataclass(frozen=True)
@@ -312,8 +154,53 @@ class ChecklistResult:
         return next(r for r in self.items if r.key == key)
 
 
-def _names(states: Iterable[str]) -> str:
-    return ", ".join(states) or "none"
+# --------------------------------------------------------------------------- evaluation
+
+Verdict = tuple[bool, dict[str, Any]]
+"""What one kind of test decides: passed, and the details behind it."""
+
+
+def _min_states(item: Item, keys: set[str], score: int, water: bool) -> Verdict:
+    count = len(keys)
+    return count >= item.threshold, {"count": count, "threshold": item.threshold}
+
+
+def _min_score(item: Item, keys: set[str], score: int, water: bool) -> Verdict:
+    return score >= item.threshold, {"score": score, "threshold": item.threshold}
+
+
+def _required(item: Item, keys: set[str], score: int, water: bool) -> Verdict:
+    missing = [s for s in item.states if s not in keys]
+    present = [s for s in item.states if s in keys]
+    return not missing, {"missing": missing, "present": present}
+
+
+def _forbidden(item: Item, keys: set[str], score: int, water: bool) -> Verdict:
+    present = [s for s in item.states if s in keys]
+    return not present, {"present": present}
+
+
+def _chain(item: Item, keys: set[str], score: int, water: bool) -> Verdict:
+    assert item.chain is not None
+    use_water = item.chain.water if item.chain.water is not None else water
+    search = find_chain(keys, item.chain.sources, item.chain.targets, use_water)
+    common = {
+        "water": use_water,
+        "sources_found": list(search.sources_found),
+        "targets_found": list(search.targets_found),
+    }
+    if search.chain is not None:
+        return True, {"chain": list(search.chain), **common}
+    return False, {"chain": None, "reached": list(search.reached), **common}
+
+
+_TESTS: dict[ItemKind, Callable[[Item, set[str], int, bool], Verdict]] = {
+    "min_states": _min_states,
+    "min_score": _min_score,
+    "required": _required,
+    "forbidden": _forbidden,
+    "chain": _chain,
+}
 
 
 def evaluate_item(item: Item, found: Iterable[str], total: int | None = None, water: bool = False) -> ItemResult:
@@ -323,65 +210,8 @@ def evaluate_item(item: Item, found: Iterable[str], total: int | None = None, wa
     """
     keys = set(resolve_states(found))
     score = population(keys) if total is None else total
-
-    def result(passed: bool, evidence: str, **details: Any) -> ItemResult:
-        return ItemResult(item.key, item.title, item.kind, passed, evidence, details)
-
-    if item.kind == "min_states":
-        count = len(keys)
-        verdict = "at least" if count >= item.threshold else "short of"
-        return result(
-            count >= item.threshold,
-            f"{count} states found, {verdict} {item.threshold}"
-            + ("" if count >= item.threshold else f" (need {item.threshold - count} more)"),
-            count=count,
-            threshold=item.threshold,
-        )
-    if item.kind == "min_score":
-        if score >= item.threshold:
-            text = f"score {score:,} >= {item.threshold:,} (margin {score - item.threshold:,})"
-        else:
-            text = f"score {score:,} < {item.threshold:,} (short by {item.threshold - score:,})"
-        return result(score >= item.threshold, text, score=score, threshold=item.threshold)
-    if item.kind == "required":
-        missing = [s for s in item.states if s not in keys]
-        present = [s for s in item.states if s in keys]
-        text = f"all found: {_names(present)}" if not missing else f"missing {_names(missing)}"
-        return result(not missing, text, missing=missing, present=present)
-    if item.kind == "forbidden":
-        present = [s for s in item.states if s in keys]
-        text = f"none found of {_names(item.states)}" if not present else f"found {_names(present)}"
-        return result(not present, text, present=present)
-    assert item.chain is not None
-    use_water = item.chain.water if item.chain.water is not None else water
-    search = find_chain(keys, item.chain.sources, item.chain.targets, use_water)
-    borders = "land and water borders" if use_water else "land borders"
-    common = {
-        "water": use_water,
-        "sources_found": list(search.sources_found),
-        "targets_found": list(search.targets_found),
-    }
-    start, end = item.chain.sources_label, item.chain.targets_label
-    if search.chain is not None:
-        return result(
-            True,
-            f"chain of {len(search.chain)} on {borders}: {'-'.join(search.chain)}",
-            chain=list(search.chain),
-            **common,
-        )
-    if not search.sources_found:
-        text = f"no chain: no {start} state found (any of {_names(item.chain.sources)})"
-    elif not search.targets_found:
-        text = (
-            f"no chain: {start} states {_names(search.sources_found)} found, "
-            f"but no {end} state (any of {_names(item.chain.targets)})"
-        )
-    else:
-        text = (
-            f"no chain on {borders}: found {start} states {_names(search.sources_found)} reach only "
-            f"{_names(search.reached)}; found {end} states {_names(search.targets_found)} are cut off"
-        )
-    return result(False, text, chain=None, reached=list(search.reached), **common)
+    passed, details = _TESTS[item.kind](item, keys, score, water)
+    return ItemResult(item, passed, details)
 
 
 def evaluate(

@@ -1,24 +1,23 @@
+"""Checklists: TOML parsing and verdicts (exactgrid.awards.checklist), with their evidence text
+(exactgrid.render.item_evidence)."""
+
 from pathlib import Path
 
 import pytest
 
-from exactgrid.achieve import (
+from exactgrid.awards import (
     QUALIFY_SCORE,
     ChecklistError,
-    border_graph,
     default_checklist,
     east_coast,
     evaluate,
-    find_chain,
-    is_chain,
     load_checklist,
     parse_checklist,
-    resolve_states,
-    west_coast,
 )
 from exactgrid.data.us import us_states
 from exactgrid.finder import score
 from exactgrid.grid import parse_grid
+from exactgrid.render import checklist_dict, item_evidence
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED_5X5 = "WTIMAENSVFKOALIRCSROENAIN"
@@ -30,116 +29,17 @@ SEED_5X5_STATES = {
 }
 
 
-# ---------------------------------------------------------------- graph and groups
+# ---------------------------------------------------------------- awards on grids
 
 
-def test_border_graph_land_and_water():
-    land, water = border_graph(), border_graph(water=True)
-    assert (land.number_of_nodes(), land.number_of_edges()) == (50, 105)
-    assert water.number_of_edges() == 108
-    assert not land.has_edge("ARIZONA", "COLORADO")
-    assert not water.has_edge("NEWMEXICO", "UTAH")
-    assert not land.has_edge("ILLINOIS", "MICHIGAN") and water.has_edge("ILLINOIS", "MICHIGAN")
-    assert land.degree("TENNESSEE") == 8 and land.degree("MAINE") == 1
-
-
-def test_coasts():
-    assert west_coast() == ("CALIFORNIA", "OREGON", "WASHINGTON")
-    assert len(east_coast()) == 14
-    assert {"FLORIDA", "MAINE", "GEORGIA", "VIRGINIA"} <= set(east_coast())
-    assert "PENNSYLVANIA" not in east_coast() and "VERMONT" not in east_coast()
-
-
-def test_resolve_states_accepts_names_codes_and_groups():
-    assert resolve_states(["New York", "pa", "NEWJERSEY", "NY"]) == ("NEWYORK", "PENNSYLVANIA", "NEWJERSEY")
-    assert resolve_states(["@west_coast"]) == ("CALIFORNIA", "OREGON", "WASHINGTON")
-    with pytest.raises(ChecklistError, match="unknown state 'Narnia'"):
-        resolve_states(["Narnia"])
-    with pytest.raises(ChecklistError, match="unknown state group"):
-        resolve_states(["@north_coast"])
-
-
-# ---------------------------------------------------------------- chains on given sets
-
-
-def test_reference_chains_are_valid_on_land():
-    assert is_chain("CALIFORNIA NEVADA UTAH COLORADO NEBRASKA IOWA ILLINOIS INDIANA KENTUCKY VIRGINIA".split())
-    assert is_chain("FLORIDA ALABAMA MISSISSIPPI ARKANSAS MISSOURI KANSAS COLORADO UTAH IDAHO OREGON".split())
-    assert is_chain(["CA", "AZ", "NM", "OK", "AR", "TN", "GA"])
-    assert not is_chain(["CALIFORNIA", "ARIZONA", "COLORADO", "KANSAS"])  # AZ-CO is a point
-    assert not is_chain(["MICHIGAN", "MINNESOTA"]) and is_chain(["MICHIGAN", "MINNESOTA"], water=True)
-    assert not is_chain(["OHIO", "PENNSYLVANIA", "OHIO"])  # no repeats
-
-
-def test_shortest_chain_within_the_reference_chain_skips_indiana():
-    # Illinois borders Kentucky (Ohio River), so Indiana is not needed; every other step is forced:
-    # VA's only found neighbour is KY, CA's is NV, NV's UT, UT's CO, CO's NE, NE's IA, IA's IL.
-    found = "CALIFORNIA NEVADA UTAH COLORADO NEBRASKA IOWA ILLINOIS INDIANA KENTUCKY VIRGINIA".split()
-    search = find_chain(found)
-    assert search.chain == (
-        "VIRGINIA", "KENTUCKY", "ILLINOIS", "IOWA", "NEBRASKA", "COLORADO", "UTAH", "NEVADA", "CALIFORNIA",
-    )
-
-
-def test_seven_state_chain_reported_east_to_west():
-    found = ["CA", "AZ", "NM", "OK", "AR", "TN", "GA"]
-    assert find_chain(found).chain == (
-        "GEORGIA", "TENNESSEE", "ARKANSAS", "OKLAHOMA", "NEWMEXICO", "ARIZONA", "CALIFORNIA",
-    )
-
-
-def test_shortest_land_chain_over_all_states_has_seven():
-    chain = find_chain(us_states().words).chain
-    assert chain is not None and len(chain) == 7
-    assert chain[0] in east_coast() and chain[-1] in west_coast()
-    assert is_chain(chain)
-
-
-def test_tie_break_is_alphabetical_first_chain():
-    # NC and GA both start 7-state chains (NC-TN, GA-TN); at AR both OK and TX lead on to NM.
-    found = ["CA", "AZ", "NM", "OK", "TX", "AR", "TN", "GA", "NC"]
-    assert find_chain(found).chain == (
-        "GEORGIA", "TENNESSEE", "ARKANSAS", "OKLAHOMA", "NEWMEXICO", "ARIZONA", "CALIFORNIA",
-    )
-    assert find_chain(list(reversed(found))).chain == find_chain(found).chain
-
-
-def test_arizona_colorado_point_contact_gives_no_chain():
-    # West part {CA, AZ} meets the east part {CO, KS, MO, KY, VA} only at the Four Corners point.
-    found = ["CALIFORNIA", "ARIZONA", "COLORADO", "KANSAS", "MISSOURI", "KENTUCKY", "VIRGINIA"]
-    for water in (False, True):
-        search = find_chain(found, water=water)
-        assert search.chain is None
-        assert search.reached == ("COLORADO", "KANSAS", "KENTUCKY", "MISSOURI", "VIRGINIA")
-    # Either Utah or New Mexico closes the gap through a real border.
-    assert find_chain([*found, "UTAH"]).chain == (
-        "VIRGINIA", "KENTUCKY", "MISSOURI", "KANSAS", "COLORADO", "UTAH", "ARIZONA", "CALIFORNIA",
-    )
-    assert find_chain([*found, "NEWMEXICO"]).chain[4:6] == ("COLORADO", "NEWMEXICO")
-
-
-def test_water_borders_open_a_chain_through_michigan():
+def test_water_borders_decide_the_c2c_award():
     # Michigan's land neighbours are IN, OH, WI; it meets Minnesota only in Lake Superior.
     found = ["NEWYORK", "PENNSYLVANIA", "OHIO", "MICHIGAN", "MINNESOTA", "NORTHDAKOTA", "MONTANA", "IDAHO", "OREGON"]
-    assert find_chain(found).chain is None
-    assert find_chain(found, water=True).chain == (
-        "NEWYORK", "PENNSYLVANIA", "OHIO", "MICHIGAN", "MINNESOTA", "NORTHDAKOTA", "MONTANA", "IDAHO", "OREGON",
-    )
     land = evaluate(default_checklist(), found)["C2C"]
     wet = evaluate(default_checklist(), found, water_borders=True)["C2C"]
     assert not land.passed and wet.passed
-    assert "reach only MICHIGAN, NEWYORK, OHIO, PENNSYLVANIA" in land.evidence
+    assert "reach only MICHIGAN, NEWYORK, OHIO, PENNSYLVANIA" in item_evidence(land)
     assert wet.details["chain"][3:5] == ["MICHIGAN", "MINNESOTA"]
-
-
-def test_custom_chain_endpoints_and_single_state_chain():
-    assert find_chain(["OHIO"], sources=["OH"], targets=["Ohio"]).chain == ("OHIO",)
-    assert find_chain(["TEXAS", "OKLAHOMA", "KANSAS"], sources=["TX"], targets=["KS"]).chain == (
-        "TEXAS", "OKLAHOMA", "KANSAS",
-    )
-
-
-# ---------------------------------------------------------------- awards on grids
 
 
 def test_seed_5x5_awards_by_hand():
@@ -154,7 +54,7 @@ def test_seed_5x5_awards_by_hand():
     assert verdict.failed == ("20S", "200M", "PA", "M8", "4C", "NOCAL", "C2C")
     assert verdict["20S"].details == {"count": 18, "threshold": 20}
     assert verdict["200M"].details["score"] == 188_652_076
-    assert "short by 11,347,924" in verdict["200M"].evidence
+    assert "short by 11,347,924" in item_evidence(verdict["200M"])
     assert verdict["M8"].details["missing"] == [
         "MARYLAND", "MASSACHUSETTS", "MICHIGAN", "MINNESOTA", "MISSISSIPPI", "MISSOURI", "MONTANA",
     ]
@@ -175,7 +75,7 @@ def test_seed_3x3_awards():
     verdict = evaluate(default_checklist(), ["ILLINOIS", "OHIO", "UTAH", "IOWA", "IDAHO"])
     assert verdict.total == 32_913_047
     assert {r.key for r in verdict.items if r.passed} == {"NOCAL"}
-    assert verdict["C2C"].evidence.startswith("no chain: no east-coast state found")
+    assert item_evidence(verdict["C2C"]).startswith("no chain: no east-coast state found")
     assert verdict["4C"].details["missing"] == ["ARIZONA", "COLORADO", "NEWMEXICO"]
 
 
@@ -290,3 +190,62 @@ def test_select_unknown_key():
     with pytest.raises(ChecklistError, match="unknown checklist item XYZ"):
         default_checklist().select(["xyz"])
     assert default_checklist().select(["c2c", "PA"]).keys() == ("PA", "C2C")
+
+
+# ---------------------------------------------------------------- evidence (render) from data
+
+
+def test_results_are_data_and_render_writes_the_evidence():
+    verdict = evaluate(default_checklist(), ["OHIO", "UTAH"])
+    item = verdict["20S"]
+    assert (item.key, item.title, item.kind) == (item.item.key, item.item.title, "min_states")
+    assert not hasattr(item, "evidence")  # prose lives in exactgrid.render
+    assert item.details == {"count": 2, "threshold": 20}
+    row = checklist_dict(verdict)["items"][0]
+    assert list(row) == ["key", "title", "kind", "passed", "evidence", "details"]
+    assert row["evidence"] == "2 states found, short of 20 (need 18 more)"
+
+
+def evidence(found, water_borders=None):
+    verdict = evaluate(default_checklist(), found, water_borders=water_borders)
+    return {r.key: item_evidence(r) for r in verdict.items}
+
+
+def test_evidence_when_everything_is_found():
+    text = evidence(us_states().words)
+    assert text["20S"] == "50 states found, at least 20"
+    assert text["200M"] == "score 330,759,736 >= 200,000,000 (margin 130,759,736)"
+    assert text["PA"] == "all found: PENNSYLVANIA"
+    assert text["4C"] == "all found: ARIZONA, COLORADO, NEWMEXICO, UTAH"
+    assert text["NOCAL"] == "found CALIFORNIA"
+    assert text["C2C"] == (
+        "chain of 7 on land borders: GEORGIA-TENNESSEE-ARKANSAS-OKLAHOMA-NEWMEXICO-ARIZONA-CALIFORNIA"
+    )
+    assert text["QUALIFY"] == "score 330,759,736 >= 165,379,868 (margin 165,379,868)"
+
+
+def test_evidence_when_little_is_found():
+    text = evidence(["OHIO", "UTAH", "IOWA", "IDAHO", "ILLINOIS"])
+    assert text["20S"] == "5 states found, short of 20 (need 15 more)"
+    assert text["200M"] == "score 32,913,047 < 200,000,000 (short by 167,086,953)"
+    assert text["4C"] == "missing ARIZONA, COLORADO, NEWMEXICO"
+    assert text["NOCAL"] == "none found of CALIFORNIA"
+    assert text["C2C"] == "no chain: no east-coast state found (any of " + ", ".join(east_coast()) + ")"
+
+
+def test_evidence_for_each_way_a_chain_fails_or_holds():
+    assert evidence(["FL", "GA", "AL"])["C2C"] == (
+        "no chain: east-coast states FLORIDA, GEORGIA found, but no west-coast state "
+        "(any of CALIFORNIA, OREGON, WASHINGTON)"
+    )
+    cut = evidence(["CALIFORNIA", "ARIZONA", "COLORADO", "KANSAS", "MISSOURI", "KENTUCKY", "VIRGINIA"])
+    assert cut["C2C"] == (
+        "no chain on land borders: found east-coast states VIRGINIA reach only COLORADO, KANSAS, KENTUCKY, "
+        "MISSOURI, VIRGINIA; found west-coast states CALIFORNIA are cut off"
+    )
+    wet = evidence(["CA", "AZ", "NM", "OK", "AR", "TN", "GA"], water_borders=True)
+    assert wet["C2C"].startswith("chain of 7 on land and water borders: GEORGIA-")
+    custom = evaluate(parse_checklist(CUSTOM, "custom.toml"), ["OHIO"])
+    assert item_evidence(custom["LAKES"]) == "no chain: no start state found (any of NEWYORK)"
+    assert item_evidence(custom["NE"]).startswith("missing MAINE, NEWHAMPSHIRE")
+    assert item_evidence(custom["NOTX"]) == "none found of TEXAS"

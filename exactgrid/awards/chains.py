@@ -1,0 +1,188 @@
+"""The US border graph, named groups of states, and chains of found states across it.
+
+Plain functions over plain data: state keys go in, tuples and a :class:`ChainSearch` come out.
+
+* :func:`border_graph` builds a networkx ``Graph`` of the 50 states whose edges are borders of
+  positive length: the 105 land pairs, plus the 3 water-only pairs (IL-MI, MI-MN, NY-RI) when
+  ``water=True``. Four Corners point contacts (AZ-CO, NM-UT) are never edges.
+* :func:`state_group` names sets of states (``east_coast``, ``west_coast``, ...) that a
+  checklist may write as ``"@east_coast"``; :func:`resolve_states` reads user text.
+* :func:`find_chain` finds the shortest chain of *found* states from one set to another, each
+  bordering the next; the coast-to-coast award is the chain from :func:`east_coast` to
+  :func:`west_coast`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+
+import networkx as nx
+
+from ..data.us import us_borders, us_states, us_states_info
+from ..words import UnknownWordError
+from .errors import ChecklistError
+
+#: Named groups of states that checklists may write instead of a state, as ``"@east_coast"``.
+STATE_GROUPS: tuple[str, ...] = ("east_coast", "west_coast", "atlantic", "pacific", "gulf", "great_lakes", "m_states")
+
+
+# --------------------------------------------------------------------------- graph and states
+
+
+@cache
+def _graph(water: bool) -> nx.Graph:
+    graph = nx.Graph()
+    for info in us_states_info():
+        graph.add_node(
+            info.key,
+            abbr=info.abbr,
+            population=info.population,
+            east_coast=info.east_coast,
+            west_coast=info.west_coast,
+        )
+    for border in us_borders():
+        if border.kind == "land" or water:
+            graph.add_edge(border.a, border.b, kind=border.kind)
+    return nx.freeze(graph)
+
+
+def border_graph(water: bool = False) -> nx.Graph:
+    """The 50 states as a (frozen) networkx graph; an edge joins two states sharing a border.
+
+    Land borders only by default; ``water=True`` adds the three pairs that meet only in water.
+    Nodes carry ``abbr``, ``population``, ``east_coast`` and ``west_coast``; edges carry ``kind``.
+
+    >>> border_graph().has_edge("ARIZONA", "COLORADO")   # a point contact, not a border
+    False
+    >>> border_graph().number_of_edges(), border_graph(water=True).number_of_edges()
+    (105, 108)
+    """
+    return _graph(bool(water))
+
+
+def state_group(name: str) -> tuple[str, ...]:
+    """The keys of a named group of states (see ``STATE_GROUPS``), alphabetical.
+
+    Raises ChecklistError for an unknown group name.
+
+    >>> state_group("west_coast")
+    ('CALIFORNIA', 'OREGON', 'WASHINGTON')
+    """
+    if name not in STATE_GROUPS:
+        raise ChecklistError(f"unknown state group @{name}; choose from {', '.join('@' + g for g in STATE_GROUPS)}")
+    if name == "m_states":
+        return tuple(s.key for s in us_states_info() if s.starts_with_m)
+    return tuple(s.key for s in us_states_info() if getattr(s, name))
+
+
+def east_coast() -> tuple[str, ...]:
+    """The 14 Atlantic (east-coast) states, Florida to Maine, alphabetical."""
+    return state_group("east_coast")
+
+
+def west_coast() -> tuple[str, ...]:
+    """The west-coast states: California, Oregon, Washington."""
+    return state_group("west_coast")
+
+
+def resolve_states(names: Iterable[str]) -> tuple[str, ...]:
+    """State keys for user text: keys, names (``New York``), postal codes, or ``@group`` names.
+
+    Order is kept and duplicates dropped. Raises ChecklistError naming an unknown state.
+    """
+    out: list[str] = []
+    for name in names:
+        if not isinstance(name, str):
+            raise ChecklistError(f"a state must be written as a string, got {name!r}")
+        if name.startswith("@"):
+            keys: Iterable[str] = state_group(name[1:])
+        else:
+            try:
+                keys = (us_states().resolve(name),)
+            except UnknownWordError:
+                raise ChecklistError(f"unknown state {name!r}") from None
+        out.extend(k for k in keys if k not in out)
+    return tuple(out)
+
+
+def population(states: Iterable[str]) -> int:
+    """Summed 2020 population of distinct state keys (the grid score those states give)."""
+    words = us_states()
+    return sum(words.weight(s) for s in set(states))
+
+
+# --------------------------------------------------------------------------- chains
+
+
+def is_chain(states: Iterable[str], water: bool = False) -> bool:
+    """Whether each state in the sequence borders the next (land only unless ``water``).
+
+    A chain never repeats a state. States may be keys, names or postal codes.
+
+    >>> is_chain(["CA", "AZ", "NM", "OK", "AR", "TN", "GA"])
+    True
+    >>> is_chain(["ARIZONA", "COLORADO"])
+    False
+    """
+    keys = [us_states().resolve(s) for s in states]
+    graph = border_graph(water)
+    return (
+        len(keys) > 0
+        and len(set(keys)) == len(keys)
+        and all(graph.has_edge(a, b) for a, b in zip(keys, keys[1:], strict=False))
+    )
+
+
+@dataclass(frozen=True)
+class ChainSearch:
+    """What :func:`find_chain` learned: the chain (or None), and the reach when there is none."""
+
+    chain: tuple[str, ...] | None
+    sources_found: tuple[str, ...]
+    targets_found: tuple[str, ...]
+    reached: tuple[str, ...]
+
+    @property
+    def found(self) -> bool:
+        """Whether a chain exists."""
+        return self.chain is not None
+
+
+def find_chain(
+    found: Iterable[str],
+    sources: Iterable[str] | None = None,
+    targets: Iterable[str] | None = None,
+    water: bool = False,
+) -> ChainSearch:
+    """The shortest chain of found states from a source state to a target state.
+
+    A chain is a sequence of distinct found states, each sharing a border of positive length
+    with the next (land only unless ``water``), that starts in ``sources`` (default: the east
+    coast) and ends in ``targets`` (default: the west coast). A state in both sets is a chain
+    of one. Among shortest chains the one whose key sequence is alphabetically first is
+    returned (so the answer is deterministic). ``reached`` lists every found state connected to
+    a found source state, alphabetically, which explains a failure.
+
+    >>> find_chain(["CALIFORNIA", "ARIZONA", "NEWMEXICO", "OKLAHOMA", "ARKANSAS",
+    ...             "TENNESSEE", "GEORGIA"]).chain
+    ('GEORGIA', 'TENNESSEE', 'ARKANSAS', 'OKLAHOMA', 'NEWMEXICO', 'ARIZONA', 'CALIFORNIA')
+    """
+    keys = set(resolve_states(found))
+    src = sorted(set(east_coast() if sources is None else resolve_states(sources)) & keys)
+    dst = sorted(set(west_coast() if targets is None else resolve_states(targets)) & keys)
+    sub = border_graph(water).subgraph(keys)
+    reached = sorted(set().union(*(nx.node_connected_component(sub, s) for s in src))) if src else []
+    if not dst:
+        return ChainSearch(None, tuple(src), tuple(dst), tuple(reached))
+    distance = nx.multi_source_dijkstra_path_length(sub, set(dst))  # hops to the nearest target
+    starts = [s for s in src if s in distance]
+    if not starts:
+        return ChainSearch(None, tuple(src), tuple(dst), tuple(reached))
+    best = min(distance[s] for s in starts)
+    chain = [min(s for s in starts if distance[s] == best)]
+    while distance[chain[-1]] > 0:
+        here = distance[chain[-1]]
+        chain.append(min(n for n in sub.neighbors(chain[-1]) if distance.get(n) == here - 1))
+    return ChainSearch(tuple(chain), tuple(src), tuple(dst), tuple(reached))

@@ -1,0 +1,130 @@
+"""The border graph, state groups and chains (exactgrid.awards.chains)."""
+
+import pytest
+
+from exactgrid.awards import (
+    ChecklistError,
+    border_graph,
+    east_coast,
+    find_chain,
+    is_chain,
+    resolve_states,
+    state_group,
+    west_coast,
+)
+from exactgrid.data.us import us_states
+
+# ---------------------------------------------------------------- graph and groups
+
+
+def test_border_graph_land_and_water():
+    land, water = border_graph(), border_graph(water=True)
+    assert (land.number_of_nodes(), land.number_of_edges()) == (50, 105)
+    assert water.number_of_edges() == 108
+    assert not land.has_edge("ARIZONA", "COLORADO")
+    assert not water.has_edge("NEWMEXICO", "UTAH")
+    assert not land.has_edge("ILLINOIS", "MICHIGAN") and water.has_edge("ILLINOIS", "MICHIGAN")
+    assert land.degree("TENNESSEE") == 8 and land.degree("MAINE") == 1
+
+
+def test_coasts():
+    assert west_coast() == ("CALIFORNIA", "OREGON", "WASHINGTON")
+    assert len(east_coast()) == 14
+    assert {"FLORIDA", "MAINE", "GEORGIA", "VIRGINIA"} <= set(east_coast())
+    assert "PENNSYLVANIA" not in east_coast() and "VERMONT" not in east_coast()
+
+
+def test_resolve_states_accepts_names_codes_and_groups():
+    assert resolve_states(["New York", "pa", "NEWJERSEY", "NY"]) == ("NEWYORK", "PENNSYLVANIA", "NEWJERSEY")
+    assert resolve_states(["@west_coast"]) == ("CALIFORNIA", "OREGON", "WASHINGTON")
+    with pytest.raises(ChecklistError, match="unknown state 'Narnia'"):
+        resolve_states(["Narnia"])
+    with pytest.raises(ChecklistError, match="unknown state group"):
+        resolve_states(["@north_coast"])
+
+
+# ---------------------------------------------------------------- chains on given sets
+
+
+def test_reference_chains_are_valid_on_land():
+    assert is_chain("CALIFORNIA NEVADA UTAH COLORADO NEBRASKA IOWA ILLINOIS INDIANA KENTUCKY VIRGINIA".split())
+    assert is_chain("FLORIDA ALABAMA MISSISSIPPI ARKANSAS MISSOURI KANSAS COLORADO UTAH IDAHO OREGON".split())
+    assert is_chain(["CA", "AZ", "NM", "OK", "AR", "TN", "GA"])
+    assert not is_chain(["CALIFORNIA", "ARIZONA", "COLORADO", "KANSAS"])  # AZ-CO is a point
+    assert not is_chain(["MICHIGAN", "MINNESOTA"]) and is_chain(["MICHIGAN", "MINNESOTA"], water=True)
+    assert not is_chain(["OHIO", "PENNSYLVANIA", "OHIO"])  # no repeats
+
+
+def test_shortest_chain_within_the_reference_chain_skips_indiana():
+    # Illinois borders Kentucky (Ohio River), so Indiana is not needed; every other step is forced:
+    # VA's only found neighbour is KY, CA's is NV, NV's UT, UT's CO, CO's NE, NE's IA, IA's IL.
+    found = "CALIFORNIA NEVADA UTAH COLORADO NEBRASKA IOWA ILLINOIS INDIANA KENTUCKY VIRGINIA".split()
+    search = find_chain(found)
+    assert search.chain == (
+        "VIRGINIA", "KENTUCKY", "ILLINOIS", "IOWA", "NEBRASKA", "COLORADO", "UTAH", "NEVADA", "CALIFORNIA",
+    )
+
+
+def test_seven_state_chain_reported_east_to_west():
+    found = ["CA", "AZ", "NM", "OK", "AR", "TN", "GA"]
+    assert find_chain(found).chain == (
+        "GEORGIA", "TENNESSEE", "ARKANSAS", "OKLAHOMA", "NEWMEXICO", "ARIZONA", "CALIFORNIA",
+    )
+
+
+def test_shortest_land_chain_over_all_states_has_seven():
+    chain = find_chain(us_states().words).chain
+    assert chain is not None and len(chain) == 7
+    assert chain[0] in east_coast() and chain[-1] in west_coast()
+    assert is_chain(chain)
+
+
+def test_tie_break_is_alphabetical_first_chain():
+    # NC and GA both start 7-state chains (NC-TN, GA-TN); at AR both OK and TX lead on to NM.
+    found = ["CA", "AZ", "NM", "OK", "TX", "AR", "TN", "GA", "NC"]
+    assert find_chain(found).chain == (
+        "GEORGIA", "TENNESSEE", "ARKANSAS", "OKLAHOMA", "NEWMEXICO", "ARIZONA", "CALIFORNIA",
+    )
+    assert find_chain(list(reversed(found))).chain == find_chain(found).chain
+
+
+def test_arizona_colorado_point_contact_gives_no_chain():
+    # West part {CA, AZ} meets the east part {CO, KS, MO, KY, VA} only at the Four Corners point.
+    found = ["CALIFORNIA", "ARIZONA", "COLORADO", "KANSAS", "MISSOURI", "KENTUCKY", "VIRGINIA"]
+    for water in (False, True):
+        search = find_chain(found, water=water)
+        assert search.chain is None
+        assert search.reached == ("COLORADO", "KANSAS", "KENTUCKY", "MISSOURI", "VIRGINIA")
+    # Either Utah or New Mexico closes the gap through a real border.
+    assert find_chain([*found, "UTAH"]).chain == (
+        "VIRGINIA", "KENTUCKY", "MISSOURI", "KANSAS", "COLORADO", "UTAH", "ARIZONA", "CALIFORNIA",
+    )
+    assert find_chain([*found, "NEWMEXICO"]).chain[4:6] == ("COLORADO", "NEWMEXICO")
+
+
+def test_water_borders_open_a_chain_through_michigan():
+    # Michigan's land neighbours are IN, OH, WI; it meets Minnesota only in Lake Superior.
+    found = ["NEWYORK", "PENNSYLVANIA", "OHIO", "MICHIGAN", "MINNESOTA", "NORTHDAKOTA", "MONTANA", "IDAHO", "OREGON"]
+    assert find_chain(found).chain is None
+    assert find_chain(found, water=True).chain == (
+        "NEWYORK", "PENNSYLVANIA", "OHIO", "MICHIGAN", "MINNESOTA", "NORTHDAKOTA", "MONTANA", "IDAHO", "OREGON",
+    )
+
+
+def test_custom_chain_endpoints_and_single_state_chain():
+    assert find_chain(["OHIO"], sources=["OH"], targets=["Ohio"]).chain == ("OHIO",)
+    assert find_chain(["TEXAS", "OKLAHOMA", "KANSAS"], sources=["TX"], targets=["KS"]).chain == (
+        "TEXAS", "OKLAHOMA", "KANSAS",
+    )
+
+
+def test_state_groups():
+    assert len(state_group("m_states")) == 8 and all(s.startswith("M") for s in state_group("m_states"))
+    assert set(state_group("great_lakes")) >= {"MICHIGAN", "OHIO", "NEWYORK"}
+    with pytest.raises(ChecklistError, match="unknown state group @mars"):
+        state_group("mars")
+
+
+def test_chain_search_reports_found():
+    assert find_chain(["CA", "AZ", "NM", "OK", "AR", "TN", "GA"]).found
+    assert not find_chain(["CALIFORNIA", "VIRGINIA"]).found
