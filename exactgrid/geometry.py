@@ -60,7 +60,8 @@ class Board:
       about adjacency;
     * ``label(cell)`` is the given label, else ``c1``, ``c2``, ... (1-based, as ``r1c1``);
     * ``symmetries`` are the identity plus the permutations declared when building the
-      board (checked to preserve adjacency); none are computed.
+      board (checked to preserve adjacency; Letter Boxed declares its polygon's); none
+      are computed, so they need not be all the automorphisms, nor a group.
 
     ``labels`` (optional, any board) names the cells; ``name`` describes a custom board.
 
@@ -113,7 +114,7 @@ class Board:
     @classmethod
     def from_adjacency(
         cls,
-        neighbours: Sequence[Iterable[int]],
+        neighbours: Iterable[Iterable[int]],
         labels: Sequence[str] | None = None,
         name: str = "custom",
         layout: tuple[int, int] | None = None,
@@ -132,11 +133,12 @@ class Board:
         >>> ring.neighbours, ring.rows, ring.cols, ring.label(3)
         (((1, 3), (0, 2), (1, 3), (0, 2)), 1, 4, 'c4')
         """
-        if isinstance(neighbours, str | bytes) or not isinstance(neighbours, Sequence):
+        if isinstance(neighbours, str | bytes) or not isinstance(neighbours, Iterable):
             raise ShapeError("the adjacency must be a list with one list of neighbours per cell")
+        neighbours = tuple(neighbours)
         rows, cols = (1, len(neighbours)) if layout is None else _pair(layout, "layout")
-        return cls(rows, cols, CUSTOM, adjacency=tuple(neighbours),  # type: ignore[arg-type]
-                   labels=None if labels is None else tuple(labels), name=name,
+        return cls(rows, cols, CUSTOM, adjacency=neighbours,  # type: ignore[arg-type]
+                   labels=labels, name=name,  # type: ignore[arg-type]  # checked, made a tuple
                    declared_symmetries=tuple(symmetries))  # type: ignore[arg-type]
 
     @classmethod
@@ -164,9 +166,10 @@ class Board:
         if isinstance(edges, str | bytes):
             raise ShapeError("edges must be a list of (cell, cell) pairs")
         for edge in edges:
-            if isinstance(edge, str | bytes) or not isinstance(edge, Sequence) or len(edge) != 2:
+            pair = () if isinstance(edge, str | bytes) or not isinstance(edge, Iterable) else tuple(edge)
+            if len(pair) != 2:
                 raise ShapeError(f"an edge must be a pair of cell numbers, got {edge!r}")
-            a, b = (_cell_number(x, count, f"edge {tuple(edge)!r}") for x in edge)
+            a, b = (_cell_number(x, count, f"edge {pair!r}") for x in pair)
             if a == b:
                 raise ShapeError(f"edge ({a}, {b}) joins cell {a} to itself (a move must change cell)")
             near[a].add(b)

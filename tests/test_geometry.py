@@ -224,6 +224,7 @@ BAD_BOARDS = [
     (lambda: Board.from_adjacency(["1", [0]]), "neighbours of cell 0 must be a list"),
     (lambda: Board.from_adjacency("ab"), "one list of neighbours per cell"),
     (lambda: Board.from_adjacency([[1], [0]], labels=["a"]), "needs 2 labels, got 1"),
+    (lambda: Board.from_adjacency([[1], [0]], labels="ab"), "labels must be a list of strings"),
     (lambda: Board.from_adjacency([[1], [0]], labels=["a", "a"]), "'a' is used twice"),
     (lambda: Board.from_adjacency([[1], [0]], labels=["a", "b c"]), "without spaces"),
     (lambda: Board.from_adjacency([[1], [0]], layout=(2, 2)), "2x2 layout has 4 cells but the board has 2"),
@@ -259,3 +260,13 @@ def test_largest_custom_board():
     board = Board.from_edges(MAX_CELLS, [(i, i + 1) for i in range(MAX_CELLS - 1)])
     assert board.size == MAX_CELLS and board.spread(1) == 2
     assert board.spread(1 << (MAX_CELLS - 1)) == 1 << (MAX_CELLS - 2)
+
+
+def test_adjacency_from_any_iterable_of_whole_numbers():
+    import numpy as np
+
+    expected = ((1,), (0, 2), (1,))
+    assert Board.from_adjacency(iter([[1], {0, 2}, (1,)])).neighbours == expected
+    board = Board.from_adjacency(np.array([[1, 1], [0, 2], [1, 1]]))  # repeated neighbours count once
+    assert board.neighbours == expected and all(type(b) is int for near in board.neighbours for b in near)
+    assert Board.from_edges(np.int64(3), np.array([[0, 1], [2, 1]])).neighbours == expected
