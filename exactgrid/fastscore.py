@@ -20,12 +20,18 @@ end with at most ``j`` substitutions -- but lay the bits out differently:
   as soon as no grid of the chunk can still spell its prefix, and the arrays are
   compacted to the still-alive 64-grid columns when few remain.
 
+The dilation is specialised by board. King and rook rectangles shift whole rows and
+columns (the fast path above). A custom board (any adjacency, ``Board.is_custom``) dilates
+generally: one grid at a time, ``reach`` is shifted by each cell offset ``b - a`` of an
+adjacent pair, masked to the cells that have a neighbour at that offset; in batches, each
+cell's bit-vectors are gathered from its neighbours, one neighbour "slot" at a time.
+
 Only walks are supported (a cell may be revisited); simple paths stay on the finder.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -60,6 +66,42 @@ def _build_trie(words: Sequence[str]) -> _TrieNode:
     return root
 
 
+def _offset_spread(neighbours: Sequence[Sequence[int]], lane: int) -> Callable[[int], int]:
+    """Dilation of a lane-packed big integer (bit ``cell * lane + word``) on any adjacency.
+
+    Adjacent pairs are grouped by their offset ``d = b - a``: the lanes of the cells having
+    a neighbour ``d`` further on are masked out and shifted by ``d`` lanes at once.
+    """
+    lane_mask = (1 << lane) - 1
+    by_offset: dict[int, int] = {}
+    for a, near in enumerate(neighbours):
+        for b in near:
+            by_offset[b - a] = by_offset.get(b - a, 0) | lane_mask << (a * lane)
+    up = tuple((d * lane, m) for d, m in sorted(by_offset.items()) if d > 0)
+    down = tuple((-d * lane, m) for d, m in sorted(by_offset.items()) if d < 0)
+
+    def spread(x: int) -> int:
+        out = 0
+        for shift, mask in up:
+            out |= (x & mask) << shift
+        for shift, mask in down:
+            out |= (x & mask) >> shift
+        return out
+
+    return spread
+
+
+def _neighbour_slots(neighbours: Sequence[Sequence[int]]) -> list[tuple[np.ndarray | slice, np.ndarray]]:
+    """Gathers for a dilation: slot ``k`` pairs the cells with a ``k``-th neighbour (``dst``; a
+    slice when that is every cell) with that neighbour (``src``)."""
+    slots: list[tuple[np.ndarray | slice, np.ndarray]] = []
+    for k in range(max((len(near) for near in neighbours), default=0)):
+        dst = [a for a, near in enumerate(neighbours) if len(near) > k]
+        src = np.array([neighbours[a][k] for a in dst], dtype=np.intp)
+        slots.append((slice(None) if len(dst) == len(neighbours) else np.array(dst, dtype=np.intp), src))
+    return slots
+
+
 class Scorer:
     """Scores grids of one board shape against one weighted word list (walks only).
 
@@ -78,8 +120,6 @@ class Scorer:
             )
         if isinstance(budget, bool) or not isinstance(budget, int) or budget < 0:
             raise FastScoreError(f"alteration budget must be a whole number 0 or more, got {budget!r}")
-        if board.moves not in ("king", "rook"):
-            raise FastScoreError(f"unsupported move rule {board.moves!r}")
         if len(words) == 0:
             raise FastScoreError("the word list is empty")
         self.board = board
@@ -116,6 +156,9 @@ class Scorer:
         self._not_last, self._not_first = not_last, not_first
         self._row_shift = cols * lane
         self._king = board.moves == "king"
+        self._custom = board.is_custom
+        self._spread_bits = _offset_spread(board.neighbours, lane) if board.is_custom else None
+        self._slots = _neighbour_slots(board.neighbours) if board.is_custom else []
         # A walk can always take one more step when every cell has a neighbour; then words
         # are padded to the longest length with "any cell" positions and stay found.
         self._pad = all(board.neighbour_masks)
@@ -159,7 +202,7 @@ class Scorer:
     def _codes_bytes(self, letters: str) -> bytes:
         if len(letters) != self._cells:
             raise FastScoreError(
-                f"a {self.board.rows}x{self.board.cols} grid needs {self._cells} letters, got {len(letters)}"
+                f"a {self.board.shape_name} grid needs {self._cells} letters, got {len(letters)}"
             )
         raw = letters.encode("ascii", "replace")
         if not (raw.isalpha() and raw.isupper()):
@@ -180,7 +223,7 @@ class Scorer:
         reach = [from_bytes(buf[:step], "little")] + [full] * budget
         if ends is not None and ends[0]:
             found |= reach[budget] & ends[0]
-        king = self._king
+        king, custom, spread_bits = self._king, self._custom, self._spread_bits
         for p in range(1, self._positions):
             mask = from_bytes(buf[p * step:(p + 1) * step], "little")
             if budget == 1 and king:
@@ -193,14 +236,17 @@ class Scorer:
                 s1 = h | (f << row) | (f >> row)
                 reach = [s0 & mask, (s1 & mask) | s0]
             else:
-                spreads = []
-                for x in reach:
-                    h = ((x & nl) << lane) | ((x & nf) >> lane)
-                    if king:
-                        f = h | x
-                        spreads.append((h | (f << row) | (f >> row)) & full)
-                    else:
-                        spreads.append((h | (x << row) | (x >> row)) & full)
+                if custom:
+                    spreads = [spread_bits(x) for x in reach]  # type: ignore[misc]
+                else:
+                    spreads = []
+                    for x in reach:
+                        h = ((x & nl) << lane) | ((x & nf) >> lane)
+                        if king:
+                            f = h | x
+                            spreads.append((h | (f << row) | (f >> row)) & full)
+                        else:
+                            spreads.append((h | (x << row) | (x >> row)) & full)
                 reach = [spreads[0] & mask] + [
                     (spreads[j] & mask) | spreads[j - 1] for j in range(1, budget + 1)
                 ]
@@ -336,16 +382,30 @@ class Scorer:
             return self._bits_by_level(slices)
         return self._bits_by_node(slices)
 
+    def _gather_spread(self, x: np.ndarray) -> np.ndarray:
+        """Dilation on any board of ``x`` shaped ``(..., rows, cols, G)``: OR of neighbour gathers."""
+        shape = x.shape
+        flat = x.reshape(*shape[:-3], self._cells, shape[-1])
+        slots = self._slots
+        if slots and isinstance(slots[0][0], slice):  # every cell has a first neighbour
+            out = flat[..., slots[0][1], :]
+            slots = slots[1:]
+        else:
+            out = np.zeros_like(flat)
+        for dst, src in slots:
+            out[..., dst, :] |= flat[..., src, :]
+        return out.reshape(shape)
+
     def _bits_by_node(self, slices: np.ndarray) -> np.ndarray:
         """Depth-first over the trie, compacting to the live 64-grid columns: big chunks."""
         _, rows, cols, groups = slices.shape
         found = np.zeros((self._n_words, groups), dtype=np.uint64)
         budget = self.budget
         cells = self._cells
-        king = self.board.moves == "king"
+        king, custom = self.board.moves == "king", self._custom
         ones = np.full((rows, cols, groups), np.uint64(0xFFFFFFFFFFFFFFFF))
 
-        def spread(x: np.ndarray) -> np.ndarray:
+        def spread_rectangle(x: np.ndarray) -> np.ndarray:
             h = np.empty_like(x)
             if cols > 1:
                 h[:, 0] = 0
@@ -358,6 +418,8 @@ class Scorer:
                 h[1:] |= f[:-1]
                 h[:-1] |= f[1:]
             return h
+
+        spread = self._gather_spread if custom else spread_rectangle
 
         def visit(node: _TrieNode, reach: list[np.ndarray], idx: np.ndarray | None) -> None:
             alive = np.bitwise_or.reduce(reach[budget].reshape(cells, -1), axis=0)
@@ -405,17 +467,20 @@ class Scorer:
                 ids = np.flatnonzero(alive_rows[parents] >= 0)
                 if len(ids) == 0:
                     break
-                spread = np.empty_like(x)  # dilation of every reach set, shared by the children
-                if cols > 1:
-                    spread[:, :, :, 0] = 0
-                    spread[:, :, :, 1:] = x[:, :, :, :-1]
-                    spread[:, :, :, :-1] |= x[:, :, :, 1:]
-                else:
-                    spread[...] = 0
-                if rows > 1:
-                    f = spread | x if king else x
-                    spread[:, :, 1:] |= f[:, :, :-1]
-                    spread[:, :, :-1] |= f[:, :, 1:]
+                if self._custom:
+                    spread = self._gather_spread(x)
+                else:  # dilation of every reach set by shifts, shared by the children
+                    spread = np.empty_like(x)
+                    if cols > 1:
+                        spread[:, :, :, 0] = 0
+                        spread[:, :, :, 1:] = x[:, :, :, :-1]
+                        spread[:, :, :, :-1] |= x[:, :, :, 1:]
+                    else:
+                        spread[...] = 0
+                    if rows > 1:
+                        f = spread | x if king else x
+                        spread[:, :, 1:] |= f[:, :, :-1]
+                        spread[:, :, :-1] |= f[:, :, 1:]
                 gathered = spread[alive_rows[parents[ids]]]
                 y = gathered & slices[letters[ids]][:, None]
                 if budget:

@@ -23,15 +23,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Literal
 
-from .geometry import cells_of
+# PathRule and PATH_RULES live in geometry; they stay importable from here too
+from .geometry import PATH_RULES, PathRule, cells_of
 from .grid import Grid
 from .inputs import InputError
 from .words import WordList
-
-PathRule = Literal["walk", "simple"]
-PATH_RULES: tuple[PathRule, ...] = ("walk", "simple")
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ class Grid:
     def __post_init__(self) -> None:
         if len(self.letters) != self.board.size:
             raise GridError(
-                f"a {self.board.rows}x{self.board.cols} grid needs {self.board.size} letters, "
+                f"a {self.board.shape_name} grid needs {self.board.size} letters, "
                 f"got {len(self.letters)}"
             )
         if not re.fullmatch(r"[A-Z]*", self.letters):
@@ -60,12 +60,20 @@ def parse_grid(
     text: str,
     shape: str | tuple[int, int] | None = None,
     moves: MoveRule = "king",
+    board: Board | None = None,
 ) -> Grid:
     """Read a grid: letters in any case, spaces, newlines or ``/`` between rows allowed.
 
     The shape is inferred from a square number of letters unless given (``"2x3"`` or (2, 3)).
+    A ``board`` (e.g. a custom one) takes the place of ``shape`` and ``moves``: the letters
+    fill its cells in index order, whatever the line breaks.
     Raises GridError (or ShapeError) with a one-line message on bad input.
+
+    >>> parse_grid("abcdef ghijkl", board=Board.letter_boxed(4, 3)).rows()
+    ['ABC', 'DEF', 'GHI', 'JKL']
     """
+    if board is not None and shape is not None:
+        raise GridError("give a board or a shape, not both")
     rows_given = [r for r in re.split(r"[/\n]", text.strip()) if r.strip()]
     letters = ascii_upper(re.sub(r"[\s/]", "", text), "grid")
     if not letters:
@@ -73,6 +81,8 @@ def parse_grid(
     bad = sorted(set(re.sub(r"[A-Z]", "", letters)))
     if bad:
         raise GridError(f"grid may hold letters A-Z only; found {' '.join(map(repr, bad))}")
+    if board is not None:
+        return Grid(board, letters)
     if shape is None:
         widths = {len(re.sub(r"\s", "", r)) for r in rows_given}
         if len(rows_given) > 1 and len(widths) == 1:

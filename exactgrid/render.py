@@ -96,7 +96,8 @@ def _labels(result: Score) -> tuple[str, str]:
 def score_text(result: Score) -> str:
     """The grid block, the total and count, and the words table, as printed by ``exactgrid score``."""
     board = result.grid.board
-    rule = f"{board.rows}x{board.cols}, {board.moves} moves, {result.path_rule}s, budget {result.budget}"
+    moves = "custom adjacency" if board.is_custom else f"{board.moves} moves"
+    rule = f"{board.shape_name}, {moves}, {result.path_rule}s, budget {result.budget}"
     return "\n".join(
         [
             grid_block(result.grid),

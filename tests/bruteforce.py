@@ -15,14 +15,19 @@ def adjacent(rows: int, cols: int, moves: str, a: int, b: int) -> bool:
 
 def all_paths(rows: int, cols: int, moves: str, length: int, path_rule: str):
     """Every sequence of `length` cells obeying the move and path rules."""
-    n = rows * cols
+    return all_paths_on(rows * cols, lambda a, b: adjacent(rows, cols, moves, a, b), length, path_rule)
+
+
+def all_paths_on(n: int, is_adjacent, length: int, path_rule: str):
+    """Every sequence of `length` of the cells 0..n-1 where consecutive cells satisfy
+    ``is_adjacent(a, b)`` (any board), obeying the path rule."""
 
     def extend(path):
         if len(path) == length:
             yield tuple(path)
             return
         for nxt in range(n):
-            if path and not adjacent(rows, cols, moves, path[-1], nxt):
+            if path and not is_adjacent(path[-1], nxt):
                 continue
             if path_rule == "simple" and nxt in path:
                 continue
@@ -37,8 +42,13 @@ def best_spelling(letters: str, rows: int, cols: int, moves: str, word: str, bud
                   path_rule: str):
     """(subs, key, spelled) of the canonical spelling, or None: fewest substitutions, then
     earliest altered position, then alphabetically first altered letter."""
+    return best_spelling_on(letters, lambda a, b: adjacent(rows, cols, moves, a, b), word, budget, path_rule)
+
+
+def best_spelling_on(letters: str, is_adjacent, word: str, budget: int, path_rule: str):
+    """As best_spelling, on any board given by its adjacency predicate."""
     best = None
-    for path in all_paths(rows, cols, moves, len(word), path_rule):
+    for path in all_paths_on(len(letters), is_adjacent, len(word), path_rule):
         spelled = "".join(letters[c] for c in path)
         subs = sum(a != b for a, b in zip(word, spelled))
         if subs > budget:
@@ -53,3 +63,20 @@ def best_spelling(letters: str, rows: int, cols: int, moves: str, word: str, bud
 def all_grids(alphabet: str, size: int):
     for letters in product(alphabet, repeat=size):
         yield "".join(letters)
+
+
+# Reference adjacencies of custom boards, straight from their definitions.
+
+def letter_boxed_adjacent(per_side: int, a: int, b: int) -> bool:
+    """Letter Boxed: cell s * per_side + p is on side s; cells on different sides are adjacent."""
+    return a // per_side != b // per_side
+
+
+def ring_adjacent(n: int, a: int, b: int) -> bool:
+    """A cycle of n >= 3 cells: each cell is adjacent to the one before and after it."""
+    return (a - b) % n in (1, n - 1)
+
+
+def line_adjacent(a: int, b: int) -> bool:
+    """A path (line) of cells: adjacent when the indices differ by one."""
+    return abs(a - b) == 1

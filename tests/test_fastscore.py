@@ -117,3 +117,60 @@ def test_errors():
         scorer.score_batch(np.zeros((2, 8), dtype=np.uint8))
     totals, found = scorer.score_batch([])
     assert totals.shape == (0,) and found.shape == (0, 50)
+
+
+# -- custom boards (general gather dilation) -------------------------------------------------
+
+BOX = Board.letter_boxed(4, 3)
+
+
+def custom_boards() -> list[Board]:
+    rng = random.Random(11)
+    n = 9
+    edges = {tuple(sorted(rng.sample(range(n - 1), 2))) for _ in range(10)}  # cell 8 is an island
+    return [
+        BOX,
+        Board.letter_boxed(3, 2),
+        Board.from_edges(9, [(i, (i + 1) % 9) for i in range(9)], name="ring of 9"),
+        Board.from_edges(6, [(i, i + 1) for i in range(5)], name="line of 6"),
+        Board.from_edges(n, sorted(edges), name="random graph with an island"),
+        Board.from_edges(7, [(0, i) for i in range(1, 7)], name="star"),
+        Board.from_edges(1, [], name="one cell"),
+    ]
+
+
+@pytest.mark.parametrize("board", custom_boards(), ids=lambda b: b.name)
+def test_agrees_with_finder_on_custom_boards(board):
+    rng = random.Random(zlib.crc32(board.name.encode()))
+    for budget in (0, 1, 2):
+        words = random_words(rng, rng.randint(1, 12), "ABCD")
+        grids = ["".join(rng.choice("ABCDE") for _ in range(board.size)) for _ in range(20)]
+        check_agrees(board, words, budget, grids)
+
+
+@pytest.mark.parametrize("budget", [0, 1, 2])
+def test_letter_boxed_states_agree_with_finder(budget):
+    rng = random.Random(budget)
+    grids = ["".join(rng.choice(STATE_LETTERS) for _ in range(BOX.size)) for _ in range(40)]
+    check_agrees(BOX, us_states(), budget, grids)
+
+
+def test_more_than_64_words_on_a_custom_board():
+    rng = random.Random(6)
+    words = random_words(rng, 90, "ABCDEFG")
+    board = Board.letter_boxed(5, 4)
+    grids = ["".join(rng.choice("ABCDEFGH") for _ in range(board.size)) for _ in range(12)]
+    check_agrees(board, words, 1, grids)
+
+
+def test_letter_boxed_by_hand():
+    words = WordList({"OHIO": 5, "OHO": 3, "OO": 1, "HI": 10, "OX": 100})
+    grid = "OXX" "HAA" "IAA" "ZZZ"  # one side per group of three
+    # OHIO and OHO bounce between sides 1, 2, 3; OO would stay on one cell; X is only on O's side
+    assert Scorer(BOX, words, budget=0).found_words(grid) == ["OHIO", "OHO", "HI"]
+    assert Scorer(BOX, words, budget=0).score_one(grid) == 18
+    assert Scorer(BOX, words, budget=1).score_one(grid) == 119  # OO as OH, OX as HX
+    totals, _ = Scorer(BOX, words, budget=0).score_batch([grid, "Z" * 12])
+    assert totals.tolist() == [18, 0]
+    with pytest.raises(FastScoreError, match="letter boxed 4x3 grid needs 12 letters"):
+        Scorer(BOX, words).score_one("OHIO")

@@ -8,7 +8,15 @@ from exactgrid.geometry import Board
 from exactgrid.grid import Grid, parse_grid
 from exactgrid.words import WordList
 
-from .bruteforce import adjacent, best_spelling
+from .bruteforce import (
+    adjacent,
+    all_paths_on,
+    best_spelling,
+    best_spelling_on,
+    letter_boxed_adjacent,
+    line_adjacent,
+    ring_adjacent,
+)
 
 SEED_3X3 = "thoainesl"
 SEED_5X5 = "WTIMAENSVFKOALIRCSROENAIN"  # seed 001: 18 states, 188,652,076
@@ -104,3 +112,115 @@ def test_finder_agrees_with_brute_force(path_rule, budget):
             assert all(adjacent(rows, cols, moves, a, b) for a, b in steps)
             if path_rule == "simple":
                 assert len(set(match.path)) == len(match.path)
+
+
+# -- custom boards: hand-checked answers, then brute force -----------------------------------
+
+BOX = Board.letter_boxed(4, 3)  # sides ABC / DEF / GHI / JKL below
+
+
+def chain(n: int, closed: bool) -> Board:
+    """A line of n cells, or a ring when closed."""
+    edges = [(i, i + 1) for i in range(n - 1)] + ([(n - 1, 0)] if closed else [])
+    return Board.from_edges(n, edges, name=f"{'ring' if closed else 'line'} of {n}")
+
+
+def test_letter_boxed_by_hand():
+    grid = Grid(BOX, "ABCDEFGHIJKL")
+    assert is_found(grid, "ADG", budget=0)  # three sides in turn
+    assert is_found(grid, "ADAD", budget=0)  # a walk may bounce between two sides
+    assert not is_found(grid, "ADAD", budget=0, path_rule="simple")
+    assert is_found(grid, "AEIL", budget=0, path_rule="simple")
+    assert not is_found(grid, "AB", budget=0)  # A and B share a side
+    assert not is_found(grid, "ABC", budget=0)
+    # ABC with alterations: the middle letter must leave side 1 (A and B, B and C share it);
+    # D is the first letter off side 1; one alteration is the fewest, whatever the budget
+    for budget in (1, 2, 3):
+        match = find(grid, "ABC", budget=budget)
+        assert (match.spelled, match.path) == ("ADC", (0, 3, 2))
+    # AB with one alteration: altering A first is preferred; B (side 1) needs a first
+    # letter from another side, the first of which is D (cell 3)
+    match = find(grid, "AB", budget=1)
+    assert (match.spelled, match.path) == ("DB", (3, 1))
+    assert find(grid, "LA", budget=0).path == (11, 0)
+
+
+def test_ring_and_line_by_hand():
+    ring, line = chain(5, closed=True), chain(5, closed=False)
+    assert is_found(Grid(ring, "ABCDE"), "ABCDEA", budget=0)  # around the ring and back to A
+    assert not is_found(Grid(line, "ABCDE"), "ABCDEA", budget=0)  # E and A are not adjacent on a line
+    assert is_found(Grid(line, "ABCDE"), "ABCDEA", budget=1)  # ...unless the last A is altered to D
+    assert find(Grid(line, "ABCDE"), "ABCDEA", budget=1).spelled == "ABCDED"
+    assert is_found(Grid(ring, "ABCDE"), "EDCBA", budget=0, path_rule="simple")
+    assert not is_found(Grid(ring, "ABCDE"), "ABCDEA", budget=0, path_rule="simple")  # 6 cells on 5
+    assert is_found(Grid(line, "ABCDE"), "ABCB", budget=0)  # walks turn back
+    assert not is_found(Grid(line, "ABCDE"), "ABCB", budget=0, path_rule="simple")
+    assert not is_found(Grid(ring, "ABCDE"), "AC", budget=0)
+
+
+def test_isolated_cells_spell_single_letters_only():
+    grid = Grid(Board.from_edges(3, [], name="three islands"), "ABC")
+    assert is_found(grid, "A", budget=0) and is_found(grid, "Z", budget=1)
+    assert not is_found(grid, "AB", budget=2) and find(grid, "AB", budget=2) is None
+    assert find(grid, "B", budget=0).path == (1,)
+
+
+def count_walks(size: int, is_adjacent, length: int) -> int:
+    return sum(1 for _ in all_paths_on(size, is_adjacent, length, "walk"))
+
+
+def test_brute_force_walk_counts_match_the_boards():
+    """The reference enumerator counts what a hand count gives: n * degree ** (length - 1)."""
+    assert count_walks(12, lambda a, b: letter_boxed_adjacent(3, a, b), 3) == 12 * 9 * 9
+    assert count_walks(5, lambda a, b: ring_adjacent(5, a, b), 4) == 5 * 2 ** 3
+    # on a line of 4: from cell 0 (010, 012), 1 (101, 121, 123), 2 (210, 212, 232), 3 (321, 323)
+    assert count_walks(4, line_adjacent, 3) == 10
+
+
+def random_board(rng: random.Random):
+    """A custom board and its reference adjacency predicate (independent of Board)."""
+    kind = rng.choice(["box", "ring", "line", "random"])
+    if kind == "box":
+        sides, per_side = rng.choice([(3, 2), (4, 2), (2, 3), (4, 1)])
+        return Board.letter_boxed(sides, per_side), lambda a, b: letter_boxed_adjacent(per_side, a, b)
+    if kind in ("ring", "line"):
+        n = rng.randint(3, 7)
+        if kind == "ring":
+            return chain(n, closed=True), lambda a, b: ring_adjacent(n, a, b)
+        return chain(n, closed=False), line_adjacent
+    n = rng.randint(1, 7)
+    edges = {frozenset(pair) for pair in (rng.sample(range(n), 2) for _ in range(rng.randint(0, 2 * n)) if n > 1)}
+    board = Board.from_edges(n, [tuple(e) for e in edges], name="random graph")
+    return board, lambda a, b: frozenset((a, b)) in edges
+
+
+@pytest.mark.parametrize("path_rule", ["walk", "simple"])
+@pytest.mark.parametrize("budget", [0, 1, 2])
+def test_finder_agrees_with_brute_force_on_custom_boards(path_rule, budget):
+    rng = random.Random(2000 + 10 * budget + (path_rule == "simple"))
+    for _ in range(60):
+        board, is_adjacent = random_board(rng)
+        alphabet = "ABC"[: rng.randint(2, 3)]
+        letters = "".join(rng.choice(alphabet) for _ in range(board.size))
+        word = "".join(rng.choice(alphabet + "D") for _ in range(rng.randint(1, 5)))
+        grid = Grid(board, letters)
+        expected = best_spelling_on(letters, is_adjacent, word, budget, path_rule)
+        assert is_found(grid, word, budget, path_rule) == (expected is not None), (board, letters, word)
+        match = find(grid, word, budget, path_rule)
+        if expected is None:
+            assert match is None
+            continue
+        assert match.spelled == expected[2], (board, letters, word)
+        assert match.substitutions == expected[0]
+        assert "".join(letters[c] for c in match.path) == match.spelled
+        assert all(is_adjacent(a, b) for a, b in zip(match.path, match.path[1:]))
+        if path_rule == "simple":
+            assert len(set(match.path)) == len(match.path)
+
+
+def test_score_on_a_letter_boxed_grid():
+    words = WordList({"ADG": 3, "ABC": 100, "LAD": 7, "DAD": 2})
+    result = score(Grid(BOX, "ABCDEFGHIJKL"), words, budget=0)
+    assert [s.match.word for s in result.found] == ["LAD", "ADG", "DAD"]
+    assert result.total == 12
+    assert score(Grid(BOX, "ABCDEFGHIJKL"), words, budget=0, path_rule="simple").total == 10  # DAD revisits A
