@@ -177,6 +177,14 @@ class Question:
     symmetry_breaking: bool = False
 
     def __post_init__(self) -> None:
+        try:
+            self._check_and_normalise()
+        except SpecError:
+            raise
+        except InputError as err:  # one error type for a question, whatever check failed
+            raise SpecError(str(err)) from None
+
+    def _check_and_normalise(self) -> None:
         if not isinstance(self.board, Board):
             raise SpecError(f"board must be a Board, got {self.board!r}")
         if not isinstance(self.words, WordList):

@@ -39,6 +39,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("backends",),
     ("fit",),
     ("render",),
+    ("api",),  # the front door (eg.score, eg.check), re-exported by exactgrid/__init__.py
     ("cli",),
 )
 

@@ -1,0 +1,94 @@
+"""The public API: ``import exactgrid as eg``, questions that check themselves, typed answers."""
+
+import pickle
+
+import pytest
+
+import exactgrid as eg
+from exactgrid.question import SpecError
+
+
+def test_the_five_lines_of_the_readme():
+    # README, "Use it from Python": the seed grid's score and a verified fit.
+    assert eg.score("thoainesl").total == 32_913_047  # the seed document's hand-checked total
+    question = eg.Question(eg.Board(3, 3), required=["OHIO", "UTAH=ATAH"], forbidden=["TEXAS"])
+    answer = eg.fit(question, backend="cadical", time_limit=60)
+    assert answer.verdict is eg.Verdict.FITS and answer.fits
+    assert eg.is_found(answer.grid, "OHIO") and not eg.is_found(answer.grid, "TEXAS")
+    assert [m.word for m in answer.witnesses] == ["OHIO", "UTAH"] and answer.witnesses[1].spelled == "ATAH"
+
+
+@pytest.mark.parametrize("make,message", [
+    (lambda: eg.Question(eg.Board(3, 3), required=(eg.Requirement("OHIO", "position", position=9),)),
+     "position 9 is out of range 1..4"),
+    (lambda: eg.Question(required=["OHIOX"]), "unknown word 'OHIOX'"),
+    (lambda: eg.Question(required=[eg.Requirement("OHIOX")]), "unknown word 'OHIOX'"),
+    (lambda: eg.Question(required=["OHIO", eg.Requirement("OHIO", "exact")]), "OHIO is required twice"),
+    (lambda: eg.Question(required=["OHIO"], forbidden=["oh"]), "both required and forbidden"),
+    (lambda: eg.Requirement("OHIO", "position", position=2, letter="H"), "not an alteration"),
+    (lambda: eg.Requirement("OHIO", "spelled", spelled="OHI"), "must have 4 letters"),
+    (lambda: eg.Requirement("OHIO", "sometimes"), "unknown requirement mode"),
+    (lambda: eg.Requirement("OHIO", position=2), "a position goes with mode 'position'"),
+    (lambda: eg.Question(required=["OHIO=OHHH"]), "alters 2 letters; the budget allows 1"),
+    (lambda: eg.Question(required=["OHIO:2"], budget=0), "needs a budget of at least 1"),
+    (lambda: eg.Question(eg.Board(3, 3), required=["OHIO"], fixed={9: "O"}), "not a cell of the board"),
+    (lambda: eg.Question(eg.Board(3, 3), required=["OHIO"], fixed={0: "o"}), "one letter A-Z"),
+    (lambda: eg.Question(eg.Board(3, 3), required=["OHIO"], fixed="O../.."), "3 rows of 3"),
+    (lambda: eg.Question(required=["OHIO"], budget=14), "budget must be from 0 to 13"),
+    (lambda: eg.Question(required=["OHIO"], path_rule="teleport"), "unknown path rule"),
+    (lambda: eg.Question(required=["OHIO"], min_score=-1), "min_score must be a whole number"),
+    (lambda: eg.build_question(requirements=["OHIO"], shape="3x3", cells=["O../.../...", "P../.../..."]),
+     "contradict each other at r1c1"),
+])
+def test_constructors_refuse_bad_questions_with_the_clis_message(make, message):
+    with pytest.raises(SpecError, match=message):
+        make()
+
+
+def test_the_library_and_the_cli_print_the_same_error():
+    from click.testing import CliRunner
+
+    from exactgrid.cli import cli
+
+    result = CliRunner().invoke(cli, ["fit", "OHIO:9", "--shape", "3x3"])
+    with pytest.raises(SpecError) as caught:
+        eg.Question(eg.Board(3, 3), required=["OHIO:9"])
+    assert result.exit_code == 2 and str(caught.value) in result.output
+
+
+def test_questions_are_hashable_normalised_and_picklable():
+    a = eg.Question(eg.Board(3, 3), required=["ohio", "Utah=ATAH"], forbidden=["TX", "Texas"], fixed="O../.../...")
+    b = eg.Question(eg.Board(3, 3), required=[eg.Requirement("OHIO"), eg.Requirement("UTAH", "spelled", spelled="ATAH")],
+                    forbidden=["TEXAS"], fixed={0: "O"})
+    assert a == b and hash(a) == hash(b) and len({a, b}) == 1
+    assert a.forbidden == ("TEXAS",) and dict(a.fixed) == {0: "O"}
+    assert pickle.loads(pickle.dumps(a)) == a
+    assert a.but(fixed={0: "H"}) != a
+    with pytest.raises(SpecError, match="not a cell"):
+        a.but(fixed={99: "H"})
+
+
+def test_requirement_positions_are_one_based_as_typed():
+    req = eg.Requirement("ILLINOIS", "position", position=2, letter="N")
+    assert req.describe() == "ILLINOIS:2=N" and req.pattern()[1] == ("N", True)
+    assert eg.Question(required=["ILLINOIS:2=N"]).required == (req,)
+
+
+def test_instances_merge_overrides_like_the_cli(tmp_path):
+    path = tmp_path / "q.toml"
+    path.write_text('shape = "3x3"\nrequire = ["OHIO"]\ncells = ["O..", "...", "..."]\nexpect = "fits"\nname = "q"\n')
+    instance = eg.load_instance(path, requirements=["UTAH"], cells=[".../.H./..."], budget=0)
+    question = instance.question
+    assert instance.expect is eg.Verdict.FITS and instance.name == "q"
+    assert question.required_words == ("OHIO", "UTAH") and question.budget == 0
+    assert dict(question.fixed) == {0: "O", 4: "H"}
+    with pytest.raises(SpecError, match="q.toml: fixed cells contradict"):
+        eg.load_instance(path, cells=["P../.../..."])
+
+
+def test_answers_are_dataclasses_with_an_enum_verdict():
+    question = eg.Question(eg.Board(2, 2), required=["OHIO:exact", "UTAH:exact"])
+    answer = eg.fit(question, backend="cadical", time_limit=60)
+    assert answer.verdict is eg.Verdict.DOES_NOT_FIT and answer.verdict == "does not fit"
+    assert answer.grid is None and answer.model_size.variables > 0
+    assert isinstance(answer.model_size, eg.ModelSize)
