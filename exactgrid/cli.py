@@ -21,7 +21,9 @@ JSON output (``--json``), stable keys:
   ``details.chain`` is the chain (east to west) or null.
 * ``fit``: ``verdict`` ("fits", "does not fit", "unknown"), ``backend`` (for the portfolio,
   with the winning member in brackets), ``seconds``, ``rounds``, ``model`` {``variables``,
-  ``clauses``, ``linear``}, ``detail``; when it fits also ``grid``, ``rows``, ``shape``, ``moves``,
+  ``clauses``, ``linear``}, ``detail``; with ``--explain``, when it does not fit, ``conflict``
+  (a list of parts as the command line writes them: ``OHIO:exact``, ``forbid TEXAS``,
+  ``r1c2=H``; empty when the targets alone cannot be met); when it fits also ``grid``, ``rows``, ``shape``, ``moves``,
   ``requirements`` -- a list of {``requirement``, ``state``, ``spelled``, ``altered``,
   ``path``, ``cells``} -- and ``score`` (as ``score --json``).
 * ``backends``: ``default`` and ``backends`` -- a list of {``name``, ``available``,
@@ -274,6 +276,9 @@ def _read_cells(text: str | None) -> str | None:
               help="Give up with UNKNOWN (exit 3) after this long.")
 @click.option("--seed", type=click.IntRange(0, 2**31 - 1), default=0, show_default=True,
               help="Random seed handed to the solver.")
+@click.option("--explain", is_flag=True,
+              help="When it does not fit, name a minimal set of the requirements, forbidden words and fixed "
+                   "cells that cannot hold together (each part re-checked by the solver).")
 @click.option("--write-cnf", metavar="FILE", default=None, help="Also write the model as DIMACS CNF.")
 @click.option("--write-wcnf", metavar="FILE", default=None, help="Also write the model as WCNF.")
 @click.option("--write-lp", metavar="FILE", default=None, help="Also write the model as an LP file.")
@@ -285,7 +290,7 @@ def _read_cells(text: str | None) -> str | None:
 def fit_command(ctx: click.Context, requirements: tuple[str, ...], instance: str | None, forbid: tuple[str, ...],
                 cells: str | None, optional: tuple[str, ...], min_score: int | None, min_count: int | None,
                 shape: str, moves: str, path_rule: str, budget: int, words: str | None, symmetry_breaking: bool,
-                backend: str | None, time_limit: float, seed: int, write_cnf: str | None,
+                backend: str | None, time_limit: float, seed: int, explain: bool, write_cnf: str | None,
                 write_wcnf: str | None, write_lp: str | None, write_mps: str | None, progress: bool | None,
                 as_json: bool) -> None:
     """Can all REQUIREMENTs appear in one grid? Prints FITS with a verified grid (exit 0),
@@ -331,7 +336,7 @@ def fit_command(ctx: click.Context, requirements: tuple[str, ...], instance: str
                 _write_exports(encoding, write_cnf=write_cnf, write_wcnf=write_wcnf, write_lp=write_lp,
                                write_mps=write_mps)
                 left = max(0.0, time_limit - (time.monotonic() - started))
-                answer = fit(spec, backend=solver, time_limit=left, seed=seed, encoding=encoding)
+                answer = fit(spec, backend=solver, time_limit=left, seed=seed, encoding=encoding, explain=explain)
     except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM/SIGHUP (see exactgrid.stopping)
         answer = FitAnswer(Verdict.UNKNOWN, spec, backend=solver.name, detail=f"interrupted ({interruption(exc)})",
                            model_size=model_size(encoding.model) if encoding else ModelSize())

@@ -44,13 +44,13 @@ from __future__ import annotations
 import itertools
 import string
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .grid import Grid
 from .inputs import InputError
 from .model import BoolModel
-from .question import Question
+from .question import Question, SpecError
 
 TRUE = 0  # a layer entry that is constantly true (no variable)
 
@@ -86,16 +86,64 @@ class Encoding:
     found_vars: dict[str, int] = field(default_factory=dict)
     lazy_forbidden: tuple[str, ...] = ()
     """Forbidden words (simple paths, too many paths to cut up front) checked by the fit loop."""
+    required_lits: dict[str, int] = field(default_factory=dict)
+    """Assumable encodings: the selector of each required word (true: the requirement holds)."""
+    forbidden_lits: dict[str, int] = field(default_factory=dict)
+    """Assumable encodings: the selector of each forbidden word (true: the word is absent)."""
 
-    def decode(self, true_vars: Iterable[int]) -> Grid:
-        """The grid a solution describes (filler cells get the filler letter)."""
+    @property
+    def question(self) -> Question:
+        """The question this encodes."""
+        return self.spec
+
+    assumable: bool = False
+    """Whether fixed cells, requirements and walk forbids are assumptions (see :meth:`parts`)
+    rather than clauses."""
+
+    def cell_lit(self, cell: int, letter: str) -> int:
+        """The literal "``cell`` holds ``letter``", to assume (a fixed cell) or to read.
+
+        A letter the question's words do not use is not modelled: all such letters behave
+        alike, so the filler letter's literal stands for it (:meth:`decode` puts the letter
+        asked for back). Raises SpecError for a cell off the board or a non-letter.
+        """
+        if not 0 <= cell < len(self.letter_vars):
+            raise SpecError(f"cell {cell} is not a cell of the board (0..{len(self.letter_vars) - 1})")
+        if not (isinstance(letter, str) and len(letter) == 1 and "A" <= letter <= "Z"):
+            raise SpecError(f"a cell holds one letter A-Z, got {letter!r}")
+        table = self.letter_vars[cell]
+        if letter in table:
+            return table[letter]
+        assert self.filler is not None  # every letter unmodelled but the 26th leaves a filler
+        return table[self.filler]
+
+    def word_lit(self, word: str) -> int:
+        """The literal "``word`` is spelled": a required word's selector (spelled as the
+        requirement pins it), else an optional word's found variable (within the budget).
+
+        Raises SpecError for a word the encoding does not know (make it optional in the
+        question encoded, e.g. ``optional=["all"]``, to ask for it later).
+        """
+        if word in self.required_lits:
+            return self.required_lits[word]
+        if word in self.found_vars:
+            return self.found_vars[word]
+        raise SpecError(f"{word} is neither required nor optional in the encoded question, so it cannot be asked for")
+
+    def decode(self, true_vars: Iterable[int], fixed: Mapping[int, str] | None = None) -> Grid:
+        """The grid a solution describes. Filler cells get the filler letter, or the letter
+        ``fixed`` gives them (a fixed letter the words do not use is modelled as the filler)."""
         true_set = set(true_vars)
+        fixed = fixed or {}
         letters = []
         for cell, table in enumerate(self.letter_vars):
             chosen = [letter for letter, var in table.items() if var in true_set]
             if len(chosen) != 1:
                 raise AssertionError(f"cell {cell} has {len(chosen)} letters in the solution")
-            letters.append(chosen[0])
+            letter = chosen[0]
+            if cell in fixed and letter == self.filler and fixed[cell] not in table:
+                letter = fixed[cell]
+            letters.append(letter)
         return Grid(self.spec.board, "".join(letters))
 
     def forbid_path(self, word: str, path: Sequence[int]) -> None:
@@ -104,21 +152,27 @@ class Encoding:
 
 
 def add_path_cut(model: BoolModel, letter_vars: Sequence[dict[str, int]], word: str, path: Sequence[int],
-                 budget: int) -> None:
+                 budget: int, guard: int | None = None) -> None:
     """``path`` must not spell ``word`` within ``budget``: at least budget+1 of its cells mismatch.
 
     A clause when exactly one more mismatch is needed (not all of these cells hold these
     letters), else a cardinality constraint; nothing when the path cannot spell it anyway.
+    With a ``guard`` literal the cut holds only when the guard is true (a big-M weight on it).
     """
     lits = [letter_vars[cell][letter] for cell, letter in zip(path, word, strict=True)
             if letter in letter_vars[cell]]
     bound = len(word) - budget - 1
     if bound >= len(lits):
         return
-    if bound == len(lits) - 1:
-        model.add_clause([-lit for lit in lits])
-    else:
+    if bound < 0:
+        model.add_clause([-guard] if guard else [])
+    elif bound == len(lits) - 1:
+        model.add_clause([-lit for lit in lits] + ([-guard] if guard else []))
+    elif guard is None:
         model.add_linear(lits, None, "<=", bound, name=f"cut:{word}")
+    else:
+        slack = len(lits) - bound
+        model.add_linear([*lits, guard], [1] * len(lits) + [slack], "<=", bound + slack, name=f"cut:{word}")
 
 
 def modelled_alphabet(spec: Question) -> tuple[tuple[str, ...], str | None]:
@@ -141,7 +195,8 @@ def modelled_alphabet(spec: Question) -> tuple[tuple[str, ...], str | None]:
 
 class _Encoder:
     def __init__(self, spec: Question, deadline: float | None = None,
-                 max_literals: int = MAX_MODEL_LITERALS) -> None:
+                 max_literals: int = MAX_MODEL_LITERALS, assumable: bool = False) -> None:
+        self.assumable = assumable
         self.deadline = deadline
         self.max_literals = max_literals
         self.spec = spec
@@ -154,7 +209,7 @@ class _Encoder:
             table = {ch: self.model.new_var(f"x_r{row + 1}c{col + 1}_{ch}") for ch in self.alphabet}
             self.letter_vars.append(table)
             self.model.exactly_one(list(table.values()), name=f"one_letter_r{row + 1}c{col + 1}")
-            if cell in spec.fixed:
+            if cell in spec.fixed and not assumable:
                 self.model.add_clause([table[spec.fixed[cell]]])
 
     def tick(self) -> None:
@@ -230,8 +285,10 @@ class _Encoder:
             model.add_clause([-var, *altered])
         return var
 
-    def walk_forbid(self, word: str, budget: int) -> None:
-        """Forced-reachability layers refuting every walk that spells ``word`` within budget."""
+    def walk_forbid(self, word: str, budget: int, guard: int | None = None) -> None:
+        """Forced-reachability layers refuting every walk that spells ``word`` within budget
+        (only when ``guard`` is true, if given: the layers themselves never bind)."""
+        unless = [-guard] if guard else []
         model, board = self.model, self.board
         prev: list[list[int | None]] = []  # var, TRUE, or None (never reachable)
         for i, letter in enumerate(word):
@@ -263,10 +320,10 @@ class _Encoder:
             prev = layer
         for lit in prev[budget]:
             if lit == TRUE:
-                model.add_clause([])  # the word is spelled in every grid
+                model.add_clause(unless)  # the word is spelled in every grid
                 return
             if lit is not None:
-                model.add_clause([-lit])
+                model.add_clause([*unless, -lit])
 
     # -- simple paths ----------------------------------------------------------------------
 
@@ -307,13 +364,14 @@ class _Encoder:
                     clause.append(alts[i])
                 model.add_clause(clause)
 
-    def simple_forbid(self, word: str, max_paths: int = EAGER_CUT_PATHS) -> bool:
+    def simple_forbid(self, word: str, max_paths: int = EAGER_CUT_PATHS, guard: int | None = None) -> bool:
         """Cut every simple path that could spell ``word``, when there are at most ``max_paths``.
 
         Paths a fixed cell already rules out are skipped. Returns False (adding nothing)
         when there are more: the word is then left to the lazy cuts of the fit loop.
         """
-        budget, fixed, n = self.spec.budget, self.spec.fixed, len(word)
+        budget, n = self.spec.budget, len(word)
+        fixed = {} if self.assumable else self.spec.fixed  # assumed cells may be lifted: cut every path
         if n > self.board.size:
             return True
         paths: list[tuple[int, ...]] = []
@@ -345,7 +403,7 @@ class _Encoder:
         if not extend([], 0, 0):
             return False
         for path in paths:
-            add_path_cut(self.model, self.letter_vars, word, path, budget)
+            add_path_cut(self.model, self.letter_vars, word, path, budget, guard)
         return True
 
     # -- requirements ------------------------------------------------------------------------
@@ -363,16 +421,18 @@ class _Encoder:
             return
         self.model.add_clause([*([-guard] if guard else []), *ends])
 
-    def letter_presence(self) -> None:
+    def letter_presence(self, guards: dict[str, int] | None = None) -> None:
         """Redundant counting: the letters the required words cannot do without need cells.
 
         ``u[l]`` -> some cell holds l; a pinned letter needs its u; with budget k a letter
         occurring more than k times needs its u, and of any k+1 distinct letters of the word
         one is present (k <= 1 only, to keep it small); and at most one u per cell.
         This lets the solver refute over-full grids by counting instead of by search.
+        With ``guards`` (word -> selector), each word's clauses hold only under its selector.
         """
         model, spec = self.model, self.spec
         present: dict[str, int] = {}
+        guards = guards or {}
 
         def u(letter: str) -> int:
             if letter not in present:
@@ -382,23 +442,24 @@ class _Encoder:
             return present[letter]
 
         for req in spec.required:
+            unless = [-guards[req.word]] if req.word in guards else []
             steps = req.pattern()
             if steps is not None:
                 for letter, must_equal in steps:
                     if must_equal:
-                        model.add_clause([u(letter)])
+                        model.add_clause([*unless, u(letter)])
                 continue
             counts = {ch: req.word.count(ch) for ch in req.word}
             if spec.budget == 0:
                 for letter in counts:
-                    model.add_clause([u(letter)])
+                    model.add_clause([*unless, u(letter)])
             elif spec.budget == 1:
                 for letter, times in counts.items():
                     if times > 1:
-                        model.add_clause([u(letter)])
+                        model.add_clause([*unless, u(letter)])
                 letters = sorted(counts)
                 for a, b in itertools.combinations(letters, 2):
-                    model.add_clause([u(a), u(b)])
+                    model.add_clause([*unless, u(a), u(b)])
         if len(present) > self.board.size:
             model.add_linear(list(present.values()), None, "<=", self.board.size, name="letters_fit")
 
@@ -424,54 +485,82 @@ class _Encoder:
 
 
 def encode(spec: Question, letter_presence: bool = True, deadline: float | None = None,
-           max_literals: int = MAX_MODEL_LITERALS) -> Encoding:
+           max_literals: int = MAX_MODEL_LITERALS, assumable: bool = False) -> Encoding:
     """Encode a fit question as one BoolModel (see the module docstring for the encodings).
 
     ``deadline`` (a ``time.monotonic()`` value): raise :class:`EncodingTimeout` once it has
     passed. A model passing ``max_literals`` raises :class:`ModelTooLarge` (an InputError).
+
+    ``assumable``: fixed cells, requirements and forbidden words are not asserted but made
+    assumptions (:meth:`Encoding.cell_lit`, :meth:`Encoding.word_lit`, ``forbidden_lits``),
+    and every optional word gets a found variable, so one encoding (and one solver session)
+    answers many questions that differ in those (:mod:`exactgrid.fit.session`).
     """
-    enc = _Encoder(spec, deadline, max_literals)
+    enc = _Encoder(spec, deadline, max_literals, assumable)
+    model = enc.model
+    required_lits = {r.word: model.new_var(f"require_{r.word}") for r in spec.required} if assumable else {}
+    forbidden_lits = {w: model.new_var(f"forbid_{w}") for w in spec.forbidden} if assumable else {}
     if letter_presence:
-        enc.letter_presence()
+        enc.letter_presence(required_lits)
     for req in spec.required:
-        enc.want(req.word, req.word, req.pattern(), guard=None)
+        enc.want(req.word, req.word, req.pattern(), guard=required_lits.get(req.word))
     lazy: list[str] = []
     for word in spec.forbidden:
         if spec.path_rule == "walk":
-            enc.walk_forbid(word, spec.budget)
-        elif not enc.simple_forbid(word):
+            enc.walk_forbid(word, spec.budget, forbidden_lits.get(word))
+        elif not enc.simple_forbid(word, guard=forbidden_lits.get(word)):
             lazy.append(word)
+            forbidden_lits.pop(word, None)  # enforced by the fit loop's cuts, always
     found_vars: dict[str, int] = {}
-    if spec.min_score is not None or spec.min_count is not None:
+    targets = spec.min_score is not None or spec.min_count is not None
+    if targets or assumable:
         for word in spec.optional:
-            y = enc.model.new_var(f"found_{word}")
+            y = model.new_var(f"found_{word}")
             found_vars[word] = y
             enc.want(f"opt_{word}", word, None, guard=y)
-        _add_targets(enc.model, spec, found_vars)
+        # Assumable: a requirement switched off may still be spelled, and then it counts, as an
+        # optional word would; so required words count through found variables of their own
+        # (within the budget), never through their selectors. Lifting a part only relaxes.
+        counted_required = {}
+        if assumable and targets:
+            for word in spec.required_words:
+                counted_required[word] = model.new_var(f"found_{word}")
+                enc.want(f"count_{word}", word, None, guard=counted_required[word])
+        _add_targets(model, spec, found_vars, counted_required)
     if spec.symmetry_breaking:
         enc.symmetry_breaking()
     enc.tick()
-    return Encoding(spec, enc.model, enc.alphabet, enc.filler, enc.letter_vars, found_vars, tuple(lazy))
+    return Encoding(spec, model, enc.alphabet, enc.filler, enc.letter_vars, found_vars, tuple(lazy),
+                    required_lits, forbidden_lits, assumable)
 
 
-def _add_targets(model: BoolModel, spec: Question, found_vars: dict[str, int]) -> None:
-    required = spec.required_words
-    words = list(found_vars)
+def _add_targets(model: BoolModel, spec: Question, found_vars: dict[str, int],
+                 required_lits: dict[str, int] | None = None) -> None:
+    """``min_score`` and ``min_count`` as linear constraints over the found variables.
+
+    Required words count as constants, or, in an assumable encoding (``required_lits``: a found
+    variable per required word), only when found (a requirement not assumed may be absent).
+    """
+    counted = dict(found_vars)
+    weights = dict(spec.optional)
+    given_words = list(spec.required_words)
+    if required_lits:
+        counted.update(required_lits)
+        weights.update({w: spec.words.weight(w) if w in spec.words else 0 for w in required_lits})
+        given_words = []
+    words = list(counted)
     if spec.min_score is not None:
-        given = sum(spec.words.weight(w) for w in required if w in spec.words)
-        need = spec.min_score - given
+        need = spec.min_score - sum(spec.words.weight(w) for w in given_words if w in spec.words)
         if need > 0:
-            weights = [spec.optional[w] for w in words]
-            if sum(weights) < need:
+            if sum(weights[w] for w in words) < need:
                 model.add_clause([])
             else:
-                model.add_linear([found_vars[w] for w in words], weights, ">=", need,
+                model.add_linear([counted[w] for w in words], [weights[w] for w in words], ">=", need,
                                  name="min_score")
     if spec.min_count is not None:
-        need = spec.min_count - len(required)
+        need = spec.min_count - len(given_words)
         if need > 0:
             if len(words) < need:
                 model.add_clause([])
             else:
-                model.add_linear([found_vars[w] for w in words], None, ">=", need,
-                                 name="min_count")
+                model.add_linear([counted[w] for w in words], None, ">=", need, name="min_count")

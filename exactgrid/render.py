@@ -278,7 +278,13 @@ def fit_text(answer: FitAnswer) -> str:
     if answer.rounds > 1:
         about += f", {answer.rounds} rounds"
     if answer.verdict == "does not fit":
-        return f"DOES NOT FIT (proven; {about})"
+        text = f"DOES NOT FIT (proven; {about})"
+        if answer.conflict is not None:
+            why = ", ".join(answer.conflict) or "the minimum score or count alone"
+            text += f"\nwhy: {why} cannot hold together"
+            if answer.detail:
+                text += f" ({answer.detail})"
+        return text
     if answer.verdict == "unknown":
         return f"UNKNOWN after {answer.seconds:.1f} s ({about}){': ' + answer.detail if answer.detail else ''}"
     assert answer.grid is not None and answer.score is not None
@@ -300,6 +306,8 @@ def fit_dict(answer: FitAnswer) -> dict[str, Any]:
         "model": answer.model_size.to_dict(),
         "detail": answer.detail,
     }
+    if answer.conflict is not None:
+        data["conflict"] = list(answer.conflict)
     if answer.grid is not None and answer.score is not None:
         data["requirements"] = [
             {

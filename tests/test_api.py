@@ -58,8 +58,8 @@ def test_the_library_and_the_cli_print_the_same_error():
 
 def test_questions_are_hashable_normalised_and_picklable():
     a = eg.Question(eg.Board(3, 3), required=["ohio", "Utah=ATAH"], forbidden=["TX", "Texas"], fixed="O../.../...")
-    b = eg.Question(eg.Board(3, 3), required=[eg.Requirement("OHIO"), eg.Requirement("UTAH", "spelled", spelled="ATAH")],
-                    forbidden=["TEXAS"], fixed={0: "O"})
+    utah = eg.Requirement("UTAH", "spelled", spelled="ATAH")
+    b = eg.Question(eg.Board(3, 3), required=[eg.Requirement("OHIO"), utah], forbidden=["TEXAS"], fixed={0: "O"})
     assert a == b and hash(a) == hash(b) and len({a, b}) == 1
     assert a.forbidden == ("TEXAS",) and dict(a.fixed) == {0: "O"}
     assert pickle.loads(pickle.dumps(a)) == a

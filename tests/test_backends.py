@@ -21,7 +21,7 @@ def test_run_in_child_collects_messages_and_kills_at_the_limit():
     assert finished and messages == [("progress", "yes"), ("done", "yes")]
     started = time.monotonic()
     messages, finished = run_in_child(racers.answer_after, (600.0, "late"), time_limit=0.5, grace=0.0)
-    assert not finished and messages == [("progress", "late")]
+    assert not finished and messages in ([], [("progress", "late")])  # a slow start may say nothing
     assert time.monotonic() - started < 120  # killed, not waited for: the child would sleep 600 s
 
 
@@ -38,7 +38,9 @@ def test_race_returns_the_first_decisive_child_and_kills_the_rest():
 
 def test_race_with_no_winner_by_the_deadline():
     winner, messages, finished = race_in_children([(racers.answer_after, (30.0, "slow"))], 0.3, grace=0.0)
-    assert winner is None and finished == [False] and messages == [[("progress", "slow")]]
+    assert winner is None and finished == [False]
+    # the child may or may not have started talking within 0.3 s on a loaded machine; it never finished
+    assert messages[0] in ([], [("progress", "slow")])
 
 
 def test_an_exception_in_the_child_is_raised_in_the_parent():

@@ -153,3 +153,16 @@ def test_bad_fit_input_is_one_line_exit_2(missing_backend, args, needle):
     assert result.stdout == ""
     assert result.stderr.count("\n") == 1 and result.stderr.startswith("Error: ")
     assert needle in result.stderr
+
+
+def test_explain_names_a_minimal_conflict():
+    # ILLINOIS and UTAH spelled exactly need I L N O S U T A H: nine letters, but ILLINOIS
+    # needs two L cells, so ten cells; either alone fits in 3x3. (The other three are not needed.)
+    result = run("fit", "ILLINOIS:exact", "OHIO:exact", "UTAH:exact", "--shape", "3x3", "--explain", "--json")
+    data = json.loads(result.output)
+    assert result.exit_code == 1 and data["verdict"] == "does not fit"
+    assert data["conflict"] == ["ILLINOIS:exact", "UTAH:exact"]
+    for alone in ("ILLINOIS:exact", "UTAH:exact"):
+        assert run("fit", alone, "--shape", "3x3").exit_code == 0
+    text = run("fit", "ILLINOIS:exact", "OHIO:exact", "UTAH:exact", "--shape", "3x3", "--explain").output
+    assert "why: ILLINOIS:exact, UTAH:exact cannot hold together" in text

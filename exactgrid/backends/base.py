@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
@@ -19,6 +19,18 @@ from ..model import BoolModel
 
 ChildCall = tuple[Callable[..., Iterator[tuple]], tuple[Any, ...]]
 """A module-level generator function and its arguments, to be run in a child process."""
+
+
+CAPABILITIES = {
+    "decide": "answers satisfiable or not",
+    "optimise": "maximises an objective, with a proven bound",
+    "prove": "proves UNSAT and optimality (not only finds solutions)",
+    "in-process": "solves in this process (no child interpreter to start)",
+    "incremental": "a session keeps what the solver learnt between calls",
+    "assumptions": "a session solves under assumptions and returns a core on UNSAT",
+    "child-process": "solves in a child process killed at the time limit",
+}
+"""The capability names a backend may declare, and what each means."""
 
 
 class Status(enum.Enum):
@@ -56,6 +68,9 @@ class Result:
     seconds: float = 0.0
     backend: str = ""
     detail: str = ""
+    core: tuple[int, ...] | None = None
+    """After an UNSAT answer under assumptions (:meth:`Session.solve`): assumptions that
+    together cannot hold (a subset of those given; all of them from a one-shot backend)."""
 
     @property
     def found(self) -> bool:
@@ -73,7 +88,8 @@ class Backend:
 
     name: ClassVar[str] = "abstract"
     description: ClassVar[str] = ""
-    capabilities: ClassVar[frozenset[str]] = frozenset()  # subset of {"decide", "optimise", "prove"}
+    capabilities: ClassVar[frozenset[str]] = frozenset()
+    """What it can do, from :data:`CAPABILITIES`."""
     install_hint: ClassVar[str] = ""
     """What to install when ``available()`` is False, as a command (``pip install 'exactgrid[highs]'``)."""
 
@@ -112,6 +128,17 @@ class Backend:
         """The :class:`Result` that :meth:`child_call`'s messages describe (``finished`` False:
         the child was killed at the time limit, so only its intermediate messages came)."""
         raise NotImplementedError
+
+    def open_session(self, model: BoolModel, seed: int = 0) -> Session:
+        """A :class:`Session` on ``model``: add clauses, solve under assumptions, read cores.
+
+        The default re-solves from scratch for every call (the model plus the assumptions as
+        unit clauses, through :meth:`solve`); its core is every assumption given. Backends
+        with an incremental solver override this (see :class:`~exactgrid.backends.sat.PySATSession`).
+        """
+        if not self.available():
+            raise BackendError(not_available_message(self))
+        return ResolvingSession(self, model, seed)
 
     def solve(self, model: BoolModel, time_limit: float | None = None, seed: int = 0) -> Result:
         """Solve ``model`` within ``time_limit`` seconds (``None``: no limit) and check the answer.
@@ -168,3 +195,97 @@ def check_result(model: BoolModel, result: Result) -> Result:
     elif bound is not None and bound < value:
         raise SolverDisagreement(f"{result.backend}: proven bound {bound} below found objective {value}")
     return replace(result, true_vars=true_vars, objective=value, bound=bound)
+
+
+class Session:
+    """A solver open on one model, for many related questions (the CPMpy/PySAT way).
+
+    ``add_clause`` adds constraints for good; ``solve(assumptions, time_limit)`` decides the
+    model plus what was added under the given literals (held only for that call), returns a
+    checked :class:`Result` (no objective: a session decides), and on UNSAT its ``core``,
+    a subset of the assumptions that cannot all hold. Close it (or use ``with``) to free the
+    solver.
+    """
+
+    backend_name: str = ""
+
+    def __init__(self, model: BoolModel) -> None:
+        self.model = model
+        self.added: list[tuple[int, ...]] = []
+        self.calls = 0
+
+    def add_clause(self, lits: Iterable[int]) -> None:
+        """Add a clause over the model's variables, kept for every later call."""
+        clause = tuple(lits)
+        for lit in clause:
+            if lit == 0 or abs(lit) > self.model.num_vars:
+                raise ValueError(f"literal {lit} is not a variable of this model")
+        self.added.append(clause)
+        self._add_clause(clause)
+
+    def _add_clause(self, clause: tuple[int, ...]) -> None:
+        raise NotImplementedError
+
+    def solve(self, assumptions: Iterable[int] = (), time_limit: float | None = None) -> Result:
+        """Decide the model under ``assumptions`` within ``time_limit`` seconds; the answer is
+        checked against the model, the added clauses and the assumptions."""
+        lits = tuple(assumptions)
+        for lit in lits:
+            if lit == 0 or abs(lit) > self.model.num_vars:
+                raise ValueError(f"assumption {lit} is not a variable of this model")
+        if time_limit is not None and time_limit < 0:
+            time_limit = 0.0
+        self.calls += 1
+        started = time.monotonic()
+        result = self._solve(lits, time_limit)
+        result = replace(result, seconds=time.monotonic() - started, backend=result.backend or self.backend_name)
+        return self._check(result, lits)
+
+    def _solve(self, assumptions: tuple[int, ...], time_limit: float | None) -> Result:
+        raise NotImplementedError
+
+    def _check(self, result: Result, assumptions: tuple[int, ...]) -> Result:
+        if result.status == Status.UNSAT:
+            core = result.core if result.core is not None else assumptions
+            if not set(core) <= set(assumptions):
+                raise SolverDisagreement(f"{result.backend}: core {core} is not a subset of the assumptions")
+            return replace(result, core=tuple(core), objective=None, bound=None)
+        if not result.found:
+            return replace(result, core=None)
+        assert result.true_vars is not None
+        true_vars = frozenset(v for v in result.true_vars if 0 < v <= self.model.num_vars)
+        holds = all(any((lit > 0) == (abs(lit) in true_vars) for lit in clause)
+                    for clause in (*self.added, *((a,) for a in assumptions)))
+        if not holds or not self.model.satisfied_by(true_vars):
+            raise SolverDisagreement(f"{result.backend}: session assignment violates the model or its assumptions")
+        return replace(result, status=Status.SAT, true_vars=true_vars, objective=None, bound=None, core=None)
+
+    def close(self) -> None:
+        """Free the solver (idempotent)."""
+
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class ResolvingSession(Session):
+    """The fallback session for one-shot backends (Kissat, CBC, HiGHS, the portfolio, ...):
+    every call solves a fresh copy of the model, the added clauses and the assumptions as
+    unit clauses, through :meth:`Backend.solve` (in a child process where the backend uses
+    one). Nothing is learnt between calls, and a core is every assumption given."""
+
+    def __init__(self, backend: Backend, model: BoolModel, seed: int = 0) -> None:
+        super().__init__(model)
+        self.backend = backend
+        self.backend_name = backend.name
+        self.seed = seed
+
+    def _add_clause(self, clause: tuple[int, ...]) -> None:
+        pass  # kept in self.added and replayed on every call
+
+    def _solve(self, assumptions: tuple[int, ...], time_limit: float | None) -> Result:
+        model = BoolModel(self.model.num_vars, [*self.model.clauses, *self.added, *((a,) for a in assumptions)],
+                          list(self.model.linear), None, self.model.names, self.model.literals)
+        return self.backend.solve(model, time_limit=time_limit, seed=self.seed)

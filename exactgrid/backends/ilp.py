@@ -83,7 +83,7 @@ class Cbc(Backend):
 
     name = "cbc"
     description = "CBC MIP (bundled with PuLP); child process killed at the limit"
-    capabilities = frozenset({"decide", "optimise", "prove"})
+    capabilities = frozenset({"decide", "optimise", "prove", "child-process"})
     install_hint = "pip install --force-reinstall 'pulp==3.3.2' (it bundles CBC)"
 
     def available(self) -> bool:
@@ -130,7 +130,7 @@ class Highs(Backend):
 
     name = "highs"
     description = "HiGHS MIP (highspy); its own time limit, in a child process"
-    capabilities = frozenset({"decide", "optimise", "prove"})
+    capabilities = frozenset({"decide", "optimise", "prove", "child-process"})
     install_hint = "pip install 'exactgrid[highs]'"
 
     def available(self) -> bool:

@@ -32,7 +32,7 @@ class Portfolio(Backend):
 
     name = "portfolio"
     description = "races two backends in child processes (default kissat+highs, else kissat+cpsat)"
-    capabilities = frozenset({"decide", "optimise", "prove"})
+    capabilities = frozenset({"decide", "optimise", "prove", "child-process"})
 
     def __init__(self, members: str | None = None) -> None:
         self._member_names = tuple(members.split("+")) if members else None

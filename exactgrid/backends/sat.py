@@ -21,7 +21,7 @@ import time
 from collections.abc import Iterator
 
 from ..model import BoolModel
-from .base import Backend, BackendError, ChildCall, Result, Status
+from .base import Backend, BackendError, ChildCall, Result, Session, Status
 
 CHUNK_SECONDS = 0.2
 """Target length of one CaDiCaL conflict-budget chunk (the worst overshoot of a time limit)."""
@@ -33,7 +33,7 @@ def _strategy(solver_name: str) -> str:
     return "child" if solver_name.startswith(_CHILD_ONLY) else "budget"
 
 
-def _solve_once(solver, deadline: float | None) -> bool | None:
+def _solve_once(solver, deadline: float | None, assumptions: tuple[int, ...] = ()) -> bool | None:
     """One call to the solver within the deadline: True, False, or None (out of time).
 
     The search runs in conflict-budget chunks resized to last about CHUNK_SECONDS each, so
@@ -47,7 +47,7 @@ def _solve_once(solver, deadline: float | None) -> bool | None:
         solver.conf_budget(budget)
         started = time.monotonic()
         try:
-            answer = solver.solve_limited()
+            answer = solver.solve_limited(assumptions=list(assumptions))
         except Exception as exc:
             # PySAT catches SIGINT during a solve itself and raises pysolvers.error instead
             if "keyboard interrupt" in str(exc).lower():
@@ -124,7 +124,6 @@ class PySATBackend(Backend):
 
     name = "pysat"
     description = "PySAT solver chosen by name, objective by linear SAT-UNSAT search"
-    capabilities = frozenset({"decide", "optimise", "prove"})
     solver_name = "cadical195"
     install_hint = "pip install 'python-sat==1.9.dev17'"
 
@@ -140,6 +139,22 @@ class PySATBackend(Backend):
             self.solver_name = solver_name
             self.name = f"pysat:{solver_name}"
             self.description = f"PySAT {solver_name}"
+
+    @property
+    def capabilities(self) -> frozenset[str]:  # type: ignore[override]
+        """Decide, optimise and prove; in-process solvers also keep sessions with assumptions."""
+        if _strategy(self.solver_name) == "child":
+            return frozenset({"decide", "optimise", "prove", "child-process"})
+        return frozenset({"decide", "optimise", "prove", "in-process", "incremental", "assumptions"})
+
+    def open_session(self, model: BoolModel, seed: int = 0) -> Session:
+        """An incremental in-process session (CaDiCaL, Glucose, MiniSat, ...), or for Kissat and
+        Lingeling (which cannot resume) the re-solving fallback in a child process."""
+        if _strategy(self.solver_name) == "child":
+            return super().open_session(model, seed)
+        if not self.available():
+            raise BackendError(f"backend {self.name!r} is not available here")
+        return PySATSession(self.solver_name, model, self.name)
 
     def available(self) -> bool:
         """Whether PySAT imports and can create this solver."""
@@ -221,7 +236,7 @@ class Glucose(PySATBackend):
     """Glucose 4 through PySAT."""
 
     name = "glucose"
-    description = "Glucose 4.1 (PySAT glucose4); time limit by interrupt()"
+    description = "Glucose 4.1 (PySAT glucose4); time limit by conflict-budget chunks"
     solver_name = "glucose4"
 
 
@@ -229,5 +244,39 @@ class Minisat(PySATBackend):
     """MiniSat 2.2 through PySAT."""
 
     name = "minisat"
-    description = "MiniSat 2.2 (PySAT minisat22); time limit by interrupt()"
+    description = "MiniSat 2.2 (PySAT minisat22); time limit by conflict-budget chunks"
     solver_name = "minisat22"
+
+
+class PySATSession(Session):
+    """One incremental PySAT solver on a model: clauses added stay, assumptions hold for one
+    call, learnt clauses carry over, and UNSAT comes with the solver's core (``get_core``).
+    Time limits and Ctrl-C work as in :func:`_solve_once` (conflict-budget chunks)."""
+
+    def __init__(self, solver_name: str, model: BoolModel, backend_name: str) -> None:
+        from pysat.solvers import Solver
+
+        from ..cnf import compile_cnf
+
+        super().__init__(model)
+        self.backend_name = backend_name
+        self._solver = Solver(name=solver_name, bootstrap_with=compile_cnf(model).clauses)
+
+    def _add_clause(self, clause: tuple[int, ...]) -> None:
+        self._solver.add_clause(list(clause))
+
+    def _solve(self, assumptions: tuple[int, ...], time_limit: float | None) -> Result:
+        deadline = None if time_limit is None else time.monotonic() + time_limit
+        answer = _solve_once(self._solver, deadline, assumptions)
+        if answer is None:
+            return Result(Status.UNKNOWN, detail="time limit reached")
+        if not answer:
+            return Result(Status.UNSAT, core=tuple(self._solver.get_core() or ()))
+        n = self.model.num_vars
+        return Result(Status.SAT, true_vars=frozenset(lit for lit in self._solver.get_model() or () if 0 < lit <= n))
+
+    def close(self) -> None:
+        """Delete the solver."""
+        if self._solver is not None:
+            self._solver.delete()
+            self._solver = None

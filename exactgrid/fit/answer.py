@@ -9,7 +9,7 @@ bug, never an answer.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..backends import Backend, Status, get_backend
@@ -73,11 +73,16 @@ def fit(
     time_limit: float | None = None,
     seed: int = 0,
     encoding: Encoding | None = None,
+    explain: bool = False,
 ) -> FitAnswer:
     """Decide whether ``question`` has a grid. Every grid found is verified before it is returned.
 
     ``time_limit`` (seconds, finite and >= 0, or None) covers the whole answer, encoding
     included: a model not built in time answers UNKNOWN.
+
+    ``explain``: when it does not fit, also find why (``conflict``: a minimal set of the
+    requirements, forbidden words and fixed cells that cannot hold together; see
+    :func:`exactgrid.fit.session.explain`), within what is left of the time limit.
 
     With the simple path rule, a forbidden word with too many candidate paths to cut up front
     is enforced lazily: a grid spelling it gets a cut and the model is solved again (each
@@ -107,7 +112,8 @@ def fit(
         common = dict(question=spec, backend=result.backend or solver.name, seconds=elapsed, rounds=rounds,
                       model_size=model_size(enc.model))
         if result.status == Status.UNSAT:
-            return FitAnswer(Verdict.DOES_NOT_FIT, detail=result.detail, **common)
+            answer = FitAnswer(Verdict.DOES_NOT_FIT, detail=result.detail, **common)
+            return _explained(answer, solver, deadline) if explain else answer
         if result.status == Status.UNKNOWN:
             return FitAnswer(Verdict.UNKNOWN, detail=result.detail, **common)
         grid = enc.decode(result.true_vars or ())
@@ -144,3 +150,20 @@ def _cut_forbidden(enc: Encoding, grid: Grid) -> bool:
             enc.forbid_path(word, match.path)
             added = True
     return added
+
+
+def _explained(answer: FitAnswer, backend: Backend, deadline: float | None) -> FitAnswer:
+    """``answer`` (DOES NOT FIT) with its minimal conflict, found within the deadline."""
+    from ..question import SpecError
+    from .session import explain
+
+    left = None if deadline is None else max(0.0, deadline - time.monotonic())
+    try:
+        conflict, minimal = explain(answer.question, backend, time_limit=left)
+    except SpecError as exc:  # e.g. a forbid a session cannot pose
+        return replace(answer, detail=f"{answer.detail}; no explanation: {exc}".lstrip("; "))
+    note = "" if minimal else "conflict not shrunk to minimal (time limit)"
+    if not conflict:
+        note = "the targets (minimum score or count) cannot be met on this board, whatever the parts"
+    detail = "; ".join(x for x in (answer.detail, note) if x)
+    return replace(answer, conflict=conflict, detail=detail)

@@ -26,7 +26,7 @@ class CpSat(Backend):
 
     name = "cpsat"
     description = "OR-Tools CP-SAT (plugin exactgrid-cpsat); time limit by its own parameter"
-    capabilities = frozenset({"decide", "optimise", "prove"})
+    capabilities = frozenset({"decide", "optimise", "prove", "child-process"})
     install_hint = "pip install 'ortools>=9.10,<10'"
 
     def __init__(self, workers: str | None = None) -> None:

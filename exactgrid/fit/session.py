@@ -1,0 +1,188 @@
+"""Many related fit questions on one encoding and one solver session; why a question does not fit.
+
+A :class:`FitSession` encodes a base question once with its fixed cells, requirements and
+forbidden words as *assumptions* (:func:`~exactgrid.encode.encode` with ``assumable=True``),
+opens a solver session on it (:meth:`~exactgrid.backends.Backend.open_session`), and then
+answers questions that add fixed cells and required words to the base by solving under
+assumptions: no new encoding, no new solver, and what the solver learnt carries over. Every
+grid it returns is decoded and checked by the finder against the question actually asked.
+
+:func:`explain` turns an UNSAT core into *why it does not fit*: a minimal set of the
+question's parts (requirements, forbidden words, fixed cells) that cannot hold together,
+shrunk by deletion with every removal re-checked by the solver. Targets (``min_score``,
+``min_count``) and forbidden words with too many simple paths to cut up front stay hard
+constraints, never part of an explanation; a requirement left out of a conflict is lifted,
+not negated: its word still counts towards a target if it is spelled (as an optional word).
+
+>>> import exactgrid as eg
+>>> base = eg.Question(eg.Board(3, 3), optional=["all"])
+>>> with FitSession(base, backend="cadical") as session:
+...     session.ask(fixed="O.O/.H./...", required=["OHIO"]).verdict
+<Verdict.FITS: 'fits'>
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from ..backends import Backend, Result, Status, get_backend
+from ..encode import Encoding, encode
+from ..inputs import FrozenDict, check_seconds
+from ..question import Question, Requirement, SpecError, Verdict, merge_fixed, parse_cells
+from .answer import FitAnswer, model_size, verified_answer
+
+SESSION_BACKEND = "cadical"
+"""The backend a session (and ``explain``) uses by default: in-process, incremental, with cores."""
+
+
+@dataclass(frozen=True)
+class Part:
+    """One assumable part of a question: how the CLI writes it, and its literal."""
+
+    label: str
+    lit: int
+
+
+def session_backend(backend: str | Backend | None) -> Backend:
+    """``backend`` when it keeps sessions with assumptions, else the default session backend
+    (a one-shot backend would re-solve from scratch for every call of an explanation)."""
+    chosen = backend if isinstance(backend, Backend) else get_backend(backend or SESSION_BACKEND)
+    return chosen if "assumptions" in chosen.capabilities else get_backend(SESSION_BACKEND)
+
+
+class FitSession:
+    """One encoding of ``question`` and one solver session on it, for many questions.
+
+    :meth:`ask` answers the base question with more fixed cells and more required words (the
+    words must be required or optional in the base: ``optional=["all"]`` makes every word
+    askable). :meth:`explain` gives a minimal conflict. Use as a context manager, or call
+    :meth:`close`.
+    """
+
+    def __init__(self, question: Question, backend: str | Backend | None = SESSION_BACKEND, seed: int = 0,
+                 time_limit: float | None = None) -> None:
+        if not isinstance(question, Question):
+            raise TypeError(f"FitSession takes a Question, got {type(question).__name__}")
+        self.question = question
+        self.backend = backend if isinstance(backend, Backend) else get_backend(backend)
+        deadline = None if time_limit is None else time.monotonic() + check_seconds(time_limit)
+        self.encoding: Encoding = encode(question, deadline=deadline, assumable=True)
+        if self.encoding.lazy_forbidden:
+            raise SpecError(f"forbidden {', '.join(self.encoding.lazy_forbidden)} has too many simple paths to cut "
+                            "up front, which a session cannot do; ask with fit() instead")
+        self.session = self.backend.open_session(self.encoding.model, seed)
+        self.calls = 0
+
+    # -- the parts of a question --------------------------------------------------------------
+
+    def question_for(self, fixed: Mapping[int, str] | str | None = None,
+                     required: Iterable[str | Requirement] = ()) -> Question:
+        """The base question with more fixed cells and required words (checked as any Question)."""
+        extra = parse_cells(fixed, self.question.board) if isinstance(fixed, str) else dict(fixed or {})
+        cells = merge_fixed(self.question.board, self.question.fixed, extra)
+        return self.question.but(fixed=FrozenDict(cells), required=(*self.question.required, *required))
+
+    def parts(self, question: Question) -> list[Part]:
+        """The assumptions that pose ``question`` (made by :meth:`question_for`) to this encoding."""
+        enc, board = self.encoding, question.board
+        base = {r.word: r for r in self.question.required}
+        out = []
+        for req in question.required:
+            if req.word in base and base[req.word] != req:
+                raise SpecError(f"{req.describe()}: the session's question requires {base[req.word].describe()}")
+            if req.word not in base and req.mode != "anywhere":
+                raise SpecError(f"{req.describe()}: a session asks for new words within the budget only "
+                                "(put a pinned requirement in the base question)")
+            out.append(Part(req.describe(), enc.word_lit(req.word)))
+        out += [Part(f"forbid {word}", lit) for word, lit in enc.forbidden_lits.items()]
+        out += [Part(f"{board.label(cell)}={letter}", enc.cell_lit(cell, letter))
+                for cell, letter in question.fixed.items()]
+        return out
+
+    # -- asking ---------------------------------------------------------------------------------
+
+    def ask(self, fixed: Mapping[int, str] | str | None = None, required: Iterable[str | Requirement] = (),
+            time_limit: float | None = None) -> FitAnswer:
+        """Does the base question fit with these extra fixed cells and required words?
+
+        FITS comes with a grid the finder has checked against the question asked; DOES NOT FIT
+        with ``conflict``, the parts in the solver's core (not minimised: see :meth:`explain`).
+        """
+        started = time.monotonic()
+        question = self.question_for(fixed, required)
+        parts = self.parts(question)
+        result = self.session.solve([p.lit for p in parts], time_limit)
+        self.calls += 1
+        common = dict(question=question, backend=result.backend, seconds=time.monotonic() - started,
+                      model_size=model_size(self.encoding.model))
+        if result.status == Status.UNSAT:
+            core = set(result.core or ())
+            conflict = tuple(p.label for p in parts if p.lit in core)
+            return FitAnswer(Verdict.DOES_NOT_FIT, conflict=conflict, detail="refuted under assumptions", **common)
+        if result.status == Status.UNKNOWN:
+            return FitAnswer(Verdict.UNKNOWN, detail=result.detail, **common)
+        grid = self.encoding.decode(result.true_vars or (), question.fixed)
+        del common["question"]
+        return verified_answer(question, grid, result.backend, **common)
+
+    def explain(self, question: Question | None = None,
+                time_limit: float | None = None) -> tuple[tuple[str, ...], bool]:
+        """A minimal set of the parts of ``question`` (default: the base) that cannot hold
+        together, and whether it is proven minimal (False when time ran out while shrinking).
+
+        Deletion: start from the solver's core; drop each part in turn and solve again; a part
+        whose removal still leaves UNSAT goes (and the new core trims the rest), one whose
+        removal makes it SAT stays. Returns ``((), True)`` when the parts are not needed: the
+        targets or the board alone cannot be met. Raises SpecError if the question fits.
+        """
+        question = question or self.question
+        deadline = None if time_limit is None else time.monotonic() + check_seconds(time_limit)
+        parts = self.parts(question)
+
+        def left() -> float | None:
+            return None if deadline is None else max(0.0, deadline - time.monotonic())
+
+        def solve(kept_parts: list[Part]) -> Result:
+            # A part left out is left free (a relaxation), so deletion is sound: a part whose
+            # removal leaves UNSAT is not needed, and stays unneeded in any subset.
+            return self.session.solve([p.lit for p in kept_parts], left())
+
+        result = solve(parts)
+        if result.status == Status.SAT:
+            raise SpecError("the question fits: there is no conflict to explain")
+        if result.status == Status.UNKNOWN:
+            return tuple(p.label for p in parts), False
+        current = [p for p in parts if p.lit in set(result.core or ())]
+        kept = 0  # current[:kept] are proven necessary
+        while kept < len(current):
+            trial = current[:kept] + current[kept + 1:]
+            result = solve(trial)
+            if result.status == Status.UNKNOWN:
+                return tuple(p.label for p in current), False
+            if result.status == Status.SAT:
+                kept += 1
+            else:
+                core = set(result.core or ())
+                current = [p for p in trial if p.lit in core]
+        return tuple(p.label for p in current), True
+
+    def close(self) -> None:
+        """Free the solver."""
+        self.session.close()
+
+    def __enter__(self) -> FitSession:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def explain(question: Question, backend: str | Backend | None = None,
+            time_limit: float | None = None) -> tuple[tuple[str, ...], bool]:
+    """Why ``question`` does not fit: a minimal conflicting set of its requirements, forbidden
+    words and fixed cells, and whether it is proven minimal (see :meth:`FitSession.explain`).
+    Uses ``backend`` if it keeps sessions with assumptions, else CaDiCaL."""
+    with FitSession(question, session_backend(backend), time_limit=time_limit) as session:
+        return session.explain(time_limit=time_limit)

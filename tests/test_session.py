@@ -1,0 +1,132 @@
+"""Solver sessions: assumptions, cores, and minimal conflicts, checked against brute force."""
+
+import pytest
+
+import exactgrid as eg
+from exactgrid.backends import Status
+from exactgrid.encode import encode, modelled_alphabet
+from exactgrid.fit.session import FitSession, explain
+from exactgrid.inputs import FrozenDict
+from exactgrid.model import BoolModel
+from exactgrid.question import SpecError
+
+from .test_fit import EXPECTED, MAX_GRIDS, SPECS, brute_force_fits
+
+SESSION_BACKENDS = ["cadical", "glucose", "kissat"]  # two incremental, one re-solving fallback
+
+
+def small_enough(spec) -> bool:
+    """Whether brute force over the whole board (no fixed cells) stays within MAX_GRIDS grids."""
+    return len(modelled_alphabet(spec.but(fixed=FrozenDict()))[0]) ** spec.board.size <= MAX_GRIDS
+
+
+def restricted(spec, labels):
+    """The question keeping only the parts named in ``labels`` (targets are always kept; a
+    requirement left out becomes an optional word, which counts towards targets if spelled)."""
+    board = spec.board
+    lifted = {r.word: spec.words.weight(r.word) for r in spec.required if r.describe() not in labels}
+    return spec.but(required=tuple(r for r in spec.required if r.describe() in labels),
+                    optional=FrozenDict({**spec.optional, **lifted}),  # a lifted requirement still counts
+                    forbidden=tuple(w for w in spec.forbidden if f"forbid {w}" in labels),
+                    fixed=FrozenDict({c: x for c, x in spec.fixed.items() if f"{board.label(c)}={x}" in labels}))
+
+
+@pytest.mark.parametrize("backend", SESSION_BACKENDS)
+def test_session_basics_assumptions_core_and_learning(backend):
+    model = BoolModel()
+    a, b, c = model.new_vars(3)
+    model.add_clause([a, b])
+    with eg.get_backend(backend).open_session(model) as session:
+        assert session.solve([-a]).true_vars >= {b}
+        session.add_clause([-b, c])
+        refuted = session.solve([-a, -c, b])
+        assert refuted.status == Status.UNSAT and set(refuted.core) <= {-a, -c, b}
+        assert session.solve([-a, c]).status == Status.SAT  # assumptions hold for one call only
+        assert session.solve([]).status == Status.SAT
+
+
+def test_capabilities_say_who_keeps_sessions():
+    assert {"in-process", "assumptions", "incremental"} <= eg.get_backend("cadical").capabilities
+    assert "assumptions" not in eg.get_backend("kissat").capabilities
+    assert "child-process" in eg.get_backend("kissat").capabilities
+
+
+SESSION_SPECS = [i for i, s in enumerate(SPECS) if not s.symmetry_breaking]
+
+
+@pytest.mark.parametrize("backend", SESSION_BACKENDS)
+def test_one_session_per_question_agrees_with_brute_force(backend):
+    stride = 8 if backend == "kissat" else 1  # the fallback starts a child per call
+    for index in SESSION_SPECS[::stride]:
+        spec = SPECS[index]
+        try:
+            session = FitSession(spec.but(fixed=FrozenDict()), backend)
+        except SpecError:
+            continue  # a forbid with too many simple paths: sessions refuse it, as documented
+        with session:
+            answer = session.ask(fixed=spec.fixed)
+            assert answer.verdict == ("fits" if EXPECTED[index] else "does not fit"), (index, spec)
+            if answer.fits:
+                assert eg.verify.check_grid(spec, answer.grid).ok and dict(answer.question.fixed) == dict(spec.fixed)
+            else:
+                assert answer.conflict is not None and set(answer.conflict) <= {p.label for p in session.parts(spec)}
+                if small_enough(spec):  # the core alone cannot hold
+                    assert brute_force_fits(restricted(spec, answer.conflict)) is None, (index, answer.conflict)
+            if small_enough(spec):  # the same session, the fixed cells lifted again
+                lifted = session.ask()
+                assert lifted.fits == (brute_force_fits(spec.but(fixed=FrozenDict())) is not None), index
+
+
+def test_explanations_are_minimal_by_brute_force():
+    checked = 0
+    for index, spec in enumerate(SPECS):
+        if EXPECTED[index] or spec.symmetry_breaking or not small_enough(spec):
+            continue
+        try:
+            conflict, minimal = explain(spec, time_limit=60)
+        except SpecError:
+            continue
+        assert minimal
+        assert brute_force_fits(restricted(spec, conflict)) is None, (index, conflict)
+        for label in conflict:  # every part is needed: without it, a grid exists
+            rest = set(conflict) - {label}
+            assert brute_force_fits(restricted(spec, rest)) is not None, (index, conflict, label)
+        checked += 1
+    assert checked >= 20
+
+
+def test_a_core_on_a_refuted_set_of_fixed_cells():
+    # 3x3, every cell fixed to Q but the H at r1c2: no O anywhere, so OHIO (three of its four
+    # letters exact, one of them an O) cannot be spelled. The conflict names OHIO and the Q
+    # cells that matter; brute force over the free cells (letters H, I, O and a filler)
+    # confirms that it cannot hold and that every part of it is needed.
+    base = eg.Question(eg.Board(3, 3), optional=["all"])
+    with FitSession(base, backend="cadical") as session:
+        answer = session.ask(fixed="QHQ/QQQ/QQQ", required=["OHIO"])
+        assert answer.verdict == "does not fit" and "OHIO" in answer.conflict
+        asked = session.question_for(fixed="QHQ/QQQ/QQQ", required=["OHIO"])
+        conflict, minimal = session.explain(asked)
+        assert minimal and "OHIO" in conflict and any(label.endswith("=Q") for label in conflict)
+        assert brute_force_fits(restricted(asked, conflict)) is None
+        for label in conflict:
+            assert brute_force_fits(restricted(asked, set(conflict) - {label})) is not None, label
+        assert session.ask(fixed="OHQ/QQQ/QQQ", required=["OHIO"]).fits  # O next to H: O H (alter) O
+
+
+def test_session_grids_keep_fixed_letters_the_words_do_not_use():
+    base = eg.Question(eg.Board(3, 3), required=["OHIO"])
+    enc = encode(base, assumable=True)
+    assert enc.cell_lit(0, "Q") == enc.cell_lit(0, "Z")  # unmodelled letters share the filler
+    with FitSession(base, backend="cadical") as session:
+        answer = session.ask(fixed={0: "Q", 8: "Z"})
+        assert answer.fits and answer.grid.letters[0] == "Q" and answer.grid.letters[8] == "Z"
+
+
+def test_sessions_refuse_what_they_cannot_ask():
+    with FitSession(eg.Question(eg.Board(3, 3), required=["OHIO"]), backend="cadical") as session:
+        with pytest.raises(SpecError, match="neither required nor optional"):
+            session.ask(required=["UTAH"])
+        with pytest.raises(SpecError, match="within the budget only"):
+            session.ask(required=["IOWA:exact"])
+    with pytest.raises(SpecError, match="question fits"):
+        explain(eg.Question(eg.Board(3, 3), required=["OHIO"]))
