@@ -26,6 +26,8 @@ JSON output (``--json``), stable keys:
   ``r1c2=H``; empty when the targets alone cannot be met); when it fits also ``grid``, ``rows``, ``shape``, ``moves``,
   ``requirements`` -- a list of {``requirement``, ``state``, ``spelled``, ``altered``,
   ``path``, ``cells``} -- and ``score`` (as ``score --json``).
+* ``fit-many``: one JSON line per question, in completion order: ``id`` and either the keys of
+  ``fit --json`` plus ``worker`` (host:pid), or ``error``; after Ctrl-C a last line ``stopped``.
 * ``backends``: ``default`` and ``backends`` -- a list of {``name``, ``available``,
   ``version``, ``capabilities``, ``description``}.
 """
@@ -395,6 +397,70 @@ def _ticker(label: str, time_limit: float, enabled: bool) -> Iterator[None]:
 def _stderr_is_terminal() -> bool:
     stream = click.get_text_stream("stderr")
     return bool(getattr(stream, "isatty", lambda: False)())
+
+
+@cli.command("fit-many")
+@click.argument("questions_file", metavar="FILE.jsonl")
+@click.option("--backend", default=None, metavar="NAME", help="Solver backend for every question.")
+@click.option("--time-limit", type=Seconds(), default=60.0, show_default=True, metavar="SECONDS",
+              help="Per question: UNKNOWN after this long.")
+@click.option("--total-time-limit", type=Seconds(), default=None, metavar="SECONDS",
+              help="For the whole run: questions not answered by then are reported as not answered.")
+@click.option("--workers", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Worker processes on this machine (default: one per core).")
+@click.option("--scheduler", metavar="ADDRESS", default=None,
+              help="Run on the Dask cluster whose scheduler is at ADDRESS (e.g. tcp://host:8786); "
+                   "needs pip install 'exactgrid[dask]'.")
+@click.option("--seed", type=click.IntRange(0, 2**31 - 1), default=0, show_default=True)
+@click.option("--progress/--no-progress", default=None,
+              help="A progress line on stderr (default: when stderr is a terminal).")
+@click.pass_context
+def fit_many_command(ctx: click.Context, questions_file: str, backend: str | None, time_limit: float,
+                     total_time_limit: float | None, workers: int | None, scheduler: str | None, seed: int,
+                     progress: bool | None) -> None:
+    """Answer every question of FILE.jsonl (one JSON object a line: the keys of a TOML instance
+    file plus an optional "id"; "-" reads stdin), in parallel, printing one JSON line per answer
+    in completion order: id, verdict, grid, seconds and the rest of 'fit --json', or id and
+    error. Exit status 0; 2 if some line was bad input; 3 if some question was not answered
+    (time limit, Ctrl-C).
+    """
+    from .backends import get_backend
+    from .fit.many import dask_executor, fit_many, read_questions
+    from .render import fit_dict
+
+    get_backend(backend)  # an unknown or missing backend is bad input, before any work
+    text = click.get_text_stream("stdin").read() if questions_file == "-" else read_text_file(
+        questions_file, "questions file")
+    executor, close = dask_executor(scheduler) if scheduler else (None, lambda: None)
+    show = _stderr_is_terminal() if progress is None else progress
+    counts = {"fits": 0, "does not fit": 0, "unknown": 0, "error": 0}
+    started = time.monotonic()
+    status = 0
+    try:
+        stream = fit_many(read_questions(text.splitlines(), questions_file), backend=backend, time_limit=time_limit,
+                          total_time_limit=total_time_limit, workers=workers, executor=executor, seed=seed)
+        for item in stream:
+            if item.answer is None:
+                counts["error"] += 1
+                status = max(status, 3 if str(item.error).startswith("not answered") else 2)
+                line = {"id": item.id, "error": item.error}
+            else:
+                counts[item.answer.verdict.value] += 1
+                status = max(status, 3 if item.answer.verdict == "unknown" else 0)
+                line = {"id": item.id, **fit_dict(item.answer), "worker": item.worker}
+            click.echo(json.dumps(line))
+            if show:
+                summary = ", ".join(f"{key} {value}" for key, value in counts.items() if value)
+                click.echo(f"\r{sum(counts.values())} answered ({summary}), {time.monotonic() - started:.1f} s",
+                           err=True, nl=False)
+    except KeyboardInterrupt as exc:
+        click.echo(json.dumps({"stopped": f"interrupted ({interruption(exc)})"}))
+        status = 3
+    finally:
+        close()
+        if show:
+            click.echo("", err=True)
+    ctx.exit(status)
 
 
 @cli.command("backends")

@@ -1,0 +1,222 @@
+"""Many fit questions at once: on every core of this machine, or on a Dask cluster.
+
+:func:`fit_many` takes a stream of questions and yields their answers in completion order.
+It is written once against :class:`concurrent.futures.Executor`, which both a local
+:class:`~concurrent.futures.ProcessPoolExecutor` (the default: one worker per core) and a
+Dask ``distributed`` client (``client.get_executor()``; :func:`dask_executor`) provide. At
+most a few questions per worker are in flight, so a stream of any length runs in bounded
+memory. A total time limit or Ctrl-C stops it cleanly: what was answered has been yielded,
+the rest is cancelled, and the pool's processes are gone when it returns.
+
+:func:`read_questions` reads JSON lines (the keys of a TOML instance file plus an optional
+``id``) for ``exactgrid fit-many``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from typing import Any
+
+from ..inputs import InputError, check_seconds, check_whole
+from ..question import Question, Verdict, question_from_table
+from .answer import FitAnswer, fit
+
+IN_FLIGHT_PER_WORKER = 4
+"""Questions submitted ahead per worker: enough to keep it busy, few enough to stop quickly."""
+
+
+@dataclass(frozen=True)
+class ManyAnswer:
+    """The answer to one question of a batch, under the id it was given (or its index).
+
+    ``answer`` is None when the question could not be asked (``error`` says why: bad input
+    on its line) or was not reached (``error`` is "not answered: ...").
+    """
+
+    id: Any
+    answer: FitAnswer | None = None
+    error: str | None = None
+    worker: str = ""
+
+    @property
+    def verdict(self) -> Verdict | None:
+        """The answer's verdict, or None without an answer."""
+        return self.answer.verdict if self.answer is not None else None
+
+
+def answer_one(ident: Any, question: Question, backend: str | None, time_limit: float | None,
+               deadline: float | None, seed: int) -> ManyAnswer:
+    """Answer one question in a worker (module level, so that any executor can pickle it).
+
+    ``deadline`` is wall-clock (``time.time()``), so that it means the same on another machine
+    of a cluster with a synchronised clock; the question gets what is left of it.
+    """
+    limit = time_limit
+    if deadline is not None:
+        left = max(0.0, deadline - time.time())
+        limit = left if limit is None else min(limit, left)
+    answer = fit(question, backend=backend, time_limit=limit, seed=seed)
+    return ManyAnswer(ident, answer, worker=f"{os.uname().nodename}:{os.getpid()}")
+
+
+def fit_many(
+    questions: Iterable[Question | tuple[Any, Question] | ManyAnswer],
+    backend: str | None = None,
+    time_limit: float | None = 60.0,
+    total_time_limit: float | None = None,
+    workers: int | None = None,
+    executor: Executor | None = None,
+    seed: int = 0,
+    on_answer: Callable[[ManyAnswer], None] | None = None,
+) -> Iterator[ManyAnswer]:
+    """Answer many questions in parallel; yield each answer as it completes.
+
+    ``questions``: Questions (their id is their index), ``(id, Question)`` pairs, or
+    ManyAnswers with an error (bad input found while reading; passed through in order of
+    arrival). ``time_limit`` is per question; ``total_time_limit`` bounds the whole run (the
+    questions not answered by then are yielded with the error "not answered: ..."). Without an
+    ``executor`` a process pool of ``workers`` processes (default: one per core) is made and
+    shut down; a given executor (e.g. :func:`dask_executor`) is used and left open.
+    Every grid in an answer has been checked by the finder in the worker.
+    """
+    if time_limit is not None:
+        time_limit = check_seconds(time_limit)
+    if total_time_limit is not None:
+        total_time_limit = check_seconds(total_time_limit, "total time limit")
+    if workers is not None:
+        check_whole(workers, "workers", low=1)
+    own = executor is None
+    count = workers or os.cpu_count() or 1
+    pool = executor or ProcessPoolExecutor(max_workers=count, initializer=_quiet_worker)
+    deadline = None if total_time_limit is None else time.time() + total_time_limit
+    pending: dict[Future[ManyAnswer], Any] = {}
+    stream = iter(enumerate(questions))
+    exhausted = False
+    finished = False
+    try:
+        while True:
+            while not exhausted and len(pending) < count * IN_FLIGHT_PER_WORKER:
+                item = next(stream, None)
+                if item is None:
+                    exhausted = True
+                    break
+                index, given = item
+                if isinstance(given, ManyAnswer):
+                    yield given
+                    continue
+                ident, question = given if isinstance(given, tuple) else (index, given)
+                if not isinstance(question, Question):
+                    raise TypeError(f"fit_many takes Questions or (id, Question) pairs, got {question!r}")
+                future = pool.submit(answer_one, ident, question, backend, time_limit, deadline, seed)
+                pending[future] = ident
+            if not pending:
+                finished = True
+                return
+            left = None if deadline is None else max(0.0, deadline - time.time())
+            done, _ = wait(pending, timeout=left, return_when=FIRST_COMPLETED)
+            if not done:  # the total time limit: what is left is not answered
+                break
+            for future in done:
+                ident = pending.pop(future)
+                result = _result(future, ident)
+                if on_answer is not None:
+                    on_answer(result)
+                yield result
+        for future, ident in pending.items():
+            future.cancel()
+            yield ManyAnswer(ident, error="not answered: total time limit reached")
+        for index, given in stream:
+            if isinstance(given, ManyAnswer):
+                yield given
+            else:
+                ident = given[0] if isinstance(given, tuple) else index
+                yield ManyAnswer(ident, error="not answered: total time limit reached")
+    finally:
+        for future in pending:
+            future.cancel()
+        if own:
+            if finished:
+                pool.shutdown(wait=True)
+            else:  # time limit, Ctrl-C, SIGTERM, or the caller stopped reading
+                _stop_pool(pool)  # type: ignore[arg-type]
+
+
+def _quiet_worker() -> None:
+    """In a pool worker: Ctrl-C is the parent's to handle (it ends the workers), and SIGTERM
+    simply ends the worker, whatever handlers the parent had when it forked."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
+
+
+def _result(future: Future[ManyAnswer], ident: Any) -> ManyAnswer:
+    try:
+        return future.result()
+    except InputError as exc:  # a question a worker refused (e.g. a model too large)
+        return ManyAnswer(ident, error=str(exc))
+
+
+def _stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Shut a pool down now: cancel what has not started and end the worker processes (a
+    worker's solver child dies with it, see ``backends/_child.py``)."""
+    processes = list(getattr(pool, "_processes", {}).values())  # no public handle on them
+    for process in processes:
+        with contextlib.suppress(Exception):
+            process.terminate()
+    pool.shutdown(wait=True, cancel_futures=True)
+
+
+def read_questions(lines: Iterable[str], source: str = "<questions>",
+                   **overrides: Any) -> Iterator[tuple[Any, Question] | ManyAnswer]:
+    """Questions from JSON lines: one object a line with the keys of a TOML instance file
+    (see :func:`exactgrid.question.table_arguments`) plus an optional ``id`` (default: the
+    line number). Blank lines are skipped. A bad line becomes a ManyAnswer with its error, so
+    one typo does not stop a stream of thousands. ``overrides`` apply to every line as the
+    CLI's options apply to an instance file."""
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        where = f"{source}:{number}"
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as exc:
+            yield ManyAnswer(number, error=f"{where}: not valid JSON: {exc.msg}")
+            continue
+        ident = data.pop("id", number) if isinstance(data, dict) else number
+        try:
+            if not isinstance(ident, str | int) or isinstance(ident, bool):
+                raise InputError(f"{where}: id must be a string or a whole number, got {ident!r}")
+            yield ident, question_from_table(data, where, **overrides).question
+        except InputError as exc:
+            yield ManyAnswer(ident, error=str(exc))
+
+
+def dask_executor(address: str) -> tuple[Executor, Callable[[], None]]:
+    """An executor on the Dask scheduler at ``address`` (needs ``pip install 'exactgrid[dask]'``),
+    and a function that closes the connection."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise InputError("--scheduler needs the Dask distributed package; install it with: "
+                         "pip install 'exactgrid[dask]'") from None
+    try:
+        client = Client(address, timeout="10s")
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise InputError(f"cannot reach the Dask scheduler at {address!r}: {exc}") from None
+    return client.get_executor(), client.close
+
+
+def summary(answers: Mapping[Any, ManyAnswer]) -> dict[str, int]:
+    """How many answers of each kind: fits, does not fit, unknown, error."""
+    counts = {v.value: 0 for v in Verdict} | {"error": 0}
+    for item in answers.values():
+        counts["error" if item.answer is None else item.answer.verdict.value] += 1
+    return counts

@@ -1,0 +1,85 @@
+"""Many questions at once: a local process pool and an in-process Dask cluster, against brute force."""
+
+import json
+import multiprocessing
+import time
+
+import pytest
+from click.testing import CliRunner
+
+import exactgrid as eg
+from exactgrid.cli import cli
+from exactgrid.fit.many import ManyAnswer, fit_many, read_questions
+
+from .test_fit import EXPECTED, SPECS
+
+PICKED = list(range(0, len(SPECS), 6))  # 40 questions, both answers, every feature
+
+
+def expected(index: int) -> str:
+    return "fits" if EXPECTED[index] else "does not fit"
+
+
+def check_answers(answers: list[ManyAnswer]) -> None:
+    assert sorted(a.id for a in answers) == sorted(f"q{i}" for i in PICKED)  # every id echoed once
+    for item in answers:
+        index = int(item.id[1:])
+        assert item.error is None and item.verdict == expected(index), (index, item)
+        if item.answer.fits:
+            assert eg.verify.check_grid(SPECS[index], item.answer.grid).ok
+
+
+def test_a_local_pool_answers_every_question_as_brute_force_does():
+    questions = [(f"q{i}", SPECS[i]) for i in PICKED]
+    answers = list(fit_many(questions, backend="cadical", workers=2, time_limit=60))
+    check_answers(answers)
+    assert len({a.worker for a in answers}) >= 1
+    assert not multiprocessing.active_children()  # the pool is gone
+
+
+def test_an_in_process_dask_cluster_answers_the_same():
+    distributed = pytest.importorskip("distributed")
+    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None)
+    with cluster, distributed.Client(cluster) as client:
+        questions = [(f"q{i}", SPECS[i]) for i in PICKED]
+        answers = list(fit_many(questions, backend="cadical", executor=client.get_executor(), time_limit=60))
+    check_answers(answers)
+
+
+def test_a_total_time_limit_keeps_what_was_answered():
+    slow = eg.Question(required=[w for w in list(eg.us_states().weights)[:30]])  # hopeless in 5x5, not decided
+    quick = eg.Question(eg.Board(3, 3), required=["OHIO"])
+    started = time.monotonic()
+    answers = list(fit_many([("quick", quick), ("slow1", slow), ("slow2", slow)], backend="cadical", workers=1,
+                            time_limit=600, total_time_limit=3))
+    assert time.monotonic() - started < 120  # not the 600 s a question could take
+    by_id = {a.id: a for a in answers}
+    assert set(by_id) == {"quick", "slow1", "slow2"} and by_id["quick"].verdict == "fits"
+    # not answered, unknown, or (on a machine fast enough to refute it in 3 s) refuted; never a guess
+    assert all(by_id[s].verdict in ("unknown", "does not fit", None) for s in ("slow1", "slow2"))
+    assert not multiprocessing.active_children()
+
+
+def test_read_questions_keeps_ids_and_reports_bad_lines():
+    lines = ['{"id": "a", "shape": "3x3", "require": ["OHIO"]}', "", "{not json",
+             '{"require": ["NARNIA"]}', '{"id": true, "require": ["OHIO"]}', '{"shape": "3x3", "require": ["IOWA"]}']
+    items = list(read_questions(lines, "q.jsonl", budget=0))
+    assert items[0][0] == "a" and items[0][1].budget == 0  # an override applies to every line
+    assert isinstance(items[1], ManyAnswer) and "q.jsonl:3: not valid JSON" in items[1].error
+    assert "q.jsonl:4: unknown word 'NARNIA'" in items[2].error
+    assert "id must be a string or a whole number" in items[3].error
+    assert items[4][0] == 6  # the line number when no id is given
+
+
+def test_fit_many_command_streams_json_lines(tmp_path):
+    path = tmp_path / "q.jsonl"
+    path.write_text('{"id": "fits", "shape": "3x3", "require": ["OHIO", "UTAH=ATAH"]}\n'
+                    '{"id": "refuted", "shape": "2x2", "require": ["OHIO:exact", "UTAH:exact"]}\n')
+    result = CliRunner().invoke(cli, ["fit-many", str(path), "--backend", "cadical", "--workers", "2"])
+    assert result.exit_code == 0, result.output
+    lines = {d["id"]: d for d in map(json.loads, result.output.splitlines())}
+    assert lines["fits"]["verdict"] == "fits" and len(lines["fits"]["grid"]) == 9
+    assert lines["refuted"]["verdict"] == "does not fit" and "seconds" in lines["refuted"]
+    path.write_text('{"id": 1, "require": ["NARNIA"]}\n')
+    bad = CliRunner().invoke(cli, ["fit-many", str(path), "--backend", "cadical"])
+    assert bad.exit_code == 2 and json.loads(bad.output.splitlines()[0])["error"].endswith("not on the US states list")
