@@ -429,6 +429,8 @@ class _Encoder:
         one is present (k <= 1 only, to keep it small); and at most one u per cell.
         This lets the solver refute over-full grids by counting instead of by search.
         With ``guards`` (word -> selector), each word's clauses hold only under its selector.
+        (The same clauses for optional words under their found variables were measured on the
+        neighbourhood benchmark: they doubled CaDiCaL's time per question, so they are not added.)
         """
         model, spec = self.model, self.spec
         present: dict[str, int] = {}
@@ -441,15 +443,15 @@ class _Encoder:
                 model.add_clause([-present[letter], *cells])
             return present[letter]
 
-        for req in spec.required:
-            unless = [-guards[req.word]] if req.word in guards else []
-            steps = req.pattern()
+        items = [(req.word, req.pattern(), guards.get(req.word)) for req in spec.required]
+        for word, steps, guard in items:
+            unless = [-guard] if guard else []
             if steps is not None:
                 for letter, must_equal in steps:
                     if must_equal:
                         model.add_clause([*unless, u(letter)])
                 continue
-            counts = {ch: req.word.count(ch) for ch in req.word}
+            counts = {ch: word.count(ch) for ch in word}
             if spec.budget == 0:
                 for letter in counts:
                     model.add_clause([*unless, u(letter)])

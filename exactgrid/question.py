@@ -233,9 +233,10 @@ class Question:
             given = [given]
         out: dict[str, int] = {}
         if isinstance(given, Mapping):
+            listed = self.words.weights
             for name, weight in given.items():
-                out[_resolve(self.words, check_text(name, "an optional word"))] = check_whole(
-                    weight, f"the weight of optional {name}")
+                word = name if name in listed else _resolve(self.words, check_text(name, "an optional word"))
+                out[word] = check_whole(weight, f"the weight of optional {name}")
             return out
         for name in _sequence(given, "optional"):
             if check_text(name, "an optional word").strip().lower() == "all":

@@ -7,6 +7,7 @@ spells every requirement the way it is pinned down and spells no forbidden word.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from .finder import Match, Score, find, find_pattern, score
 from .grid import Grid
@@ -25,10 +26,10 @@ def requirement_holds(grid: Grid, req: Requirement, budget: int, path_rule: str)
 class GridCheck:
     """What the finder says of a grid against a question."""
 
+    question: Question
+    grid: Grid
     witnesses: tuple[Match, ...]
     """How each requirement met is spelled, in the question's order (missing ones left out)."""
-    score: Score
-    """The grid's full score on the question's word list."""
     problems: tuple[str, ...]
     """Every way the grid fails the question, one line each; empty when it meets it."""
 
@@ -36,6 +37,12 @@ class GridCheck:
     def ok(self) -> bool:
         """Whether the grid meets the question."""
         return not self.problems
+
+    @cached_property
+    def score(self) -> Score:
+        """The grid's full score on the question's word list (computed when first asked for)."""
+        q = self.question
+        return score(self.grid, q.words, q.budget, q.path_rule)
 
 
 def check_grid(spec: Question, grid: Grid) -> GridCheck:
@@ -54,13 +61,13 @@ def check_grid(spec: Question, grid: Grid) -> GridCheck:
     for cell, letter in spec.fixed.items():
         if grid.letters[cell] != letter:
             problems.append(f"fixed cell {spec.board.label(cell)} is not {letter}")
-    weights = spec.scoring_weights()
-    result = score(grid, spec.words, spec.budget, spec.path_rule)
-    counted = [s for s in result.found if s.match.word in weights]
-    if spec.min_score is not None:
-        total = sum(weights[s.match.word] for s in counted)
-        if total < spec.min_score:
-            problems.append(f"scores {total:,} < {spec.min_score:,}")
-    if spec.min_count is not None and len(counted) < spec.min_count:
-        problems.append(f"holds {len(counted)} words < {spec.min_count}")
-    return GridCheck(tuple(witnesses), result, tuple(problems))
+    if spec.min_score is not None or spec.min_count is not None:
+        weights = spec.scoring_weights()
+        counted = [w for w in weights if find(grid, w, spec.budget, spec.path_rule) is not None]
+        if spec.min_score is not None:
+            total = sum(weights[w] for w in counted)
+            if total < spec.min_score:
+                problems.append(f"scores {total:,} < {spec.min_score:,}")
+        if spec.min_count is not None and len(counted) < spec.min_count:
+            problems.append(f"holds {len(counted)} words < {spec.min_count}")
+    return GridCheck(spec, grid, tuple(witnesses), tuple(problems))

@@ -97,7 +97,9 @@ def test_backends_lists_builtins_and_the_plugin():
     rows = {row["name"]: row for row in data["backends"]}
     assert data["default"] == DEFAULT_BACKEND and rows[DEFAULT_BACKEND]["available"]
     assert {"cadical", "kissat", "glucose", "cbc", "cpsat"} <= set(rows)
-    assert set(rows["cadical"]["capabilities"]) == {"decide", "optimise", "prove"}
+    assert set(rows["cadical"]["capabilities"]) == {"decide", "optimise", "prove", "in-process", "incremental",
+                                                    "assumptions"}
+    assert "child-process" in rows["kissat"]["capabilities"] and "assumptions" not in rows["kissat"]["capabilities"]
 
 
 def test_plugin_is_discovered_through_its_own_entry_point():

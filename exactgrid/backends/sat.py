@@ -273,7 +273,9 @@ class PySATSession(Session):
         if not answer:
             return Result(Status.UNSAT, core=tuple(self._solver.get_core() or ()))
         n = self.model.num_vars
-        return Result(Status.SAT, true_vars=frozenset(lit for lit in self._solver.get_model() or () if 0 < lit <= n))
+        model = self._solver.get_model() or []
+        # PySAT lists variable v at index v-1: the model's variables come first
+        return Result(Status.SAT, true_vars=frozenset(filter((0).__lt__, model[:n])))
 
     def close(self) -> None:
         """Delete the solver."""

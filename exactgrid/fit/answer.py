@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 from ..backends import Backend, Status, get_backend
 from ..encode import Encoding, EncodingTimeout, encode
-from ..finder import Match, Score, find
+from ..finder import Match, Score, find, score
 from ..grid import Grid
 from ..inputs import check_seconds
 from ..model import BoolModel
@@ -49,8 +50,6 @@ class FitAnswer:
     """The grid (FITS only), checked by the finder."""
     witnesses: tuple[Match, ...] = ()
     """How the finder spells each requirement in the grid, in the question's order."""
-    score: Score | None = None
-    """The grid's full score on the question's word list."""
     backend: str = ""
     """The backend that answered (DOES NOT FIT: the backend whose proof backs the answer)."""
     seconds: float = 0.0
@@ -60,6 +59,15 @@ class FitAnswer:
     conflict: tuple[str, ...] | None = None
     """With ``explain``, when it does not fit: a minimal set of the question's parts (requirements,
     forbidden words, fixed cells, as the CLI writes them) that cannot hold together."""
+
+    @cached_property
+    def score(self) -> Score | None:
+        """The grid's full score on the question's word list (FITS only; computed by the finder
+        when first asked for, so that answers nobody reads in full cost nothing more)."""
+        if self.grid is None:
+            return None
+        q = self.question
+        return score(self.grid, q.words, q.budget, q.path_rule)
 
     @property
     def fits(self) -> bool:
@@ -132,7 +140,7 @@ def verified_answer(question: Question, grid: Grid, solver_name: str, **fields: 
             f"backend {solver_name} returned {grid.letters}, which the finder rejects: " + "; ".join(check.problems)
         )
     fields["question"] = question
-    return FitAnswer(Verdict.FITS, grid=grid, witnesses=check.witnesses, score=check.score, **fields)
+    return FitAnswer(Verdict.FITS, grid=grid, witnesses=check.witnesses, **fields)
 
 
 def model_size(model: BoolModel) -> ModelSize:
