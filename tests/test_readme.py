@@ -19,7 +19,7 @@ README = Path(__file__).resolve().parents[1] / "README.md"
 
 def readme_examples() -> list[tuple[str, list[str], int]]:
     examples = []
-    for block in re.findall(r"```\n(.*?)```", README.read_text(encoding="utf-8"), flags=re.S):
+    for block in re.findall(r"```[a-z]*\n(.*?)```", README.read_text(encoding="utf-8"), flags=re.S):
         lines = block.rstrip("\n").split("\n")
         starts = [i for i, line in enumerate(lines) if line.startswith("$ exactgrid ")]
         for n, start in enumerate(starts):
