@@ -8,40 +8,52 @@
     answer = eg.fit(q, time_limit=30)                       # a grid the finder has checked
     print(answer.verdict, answer.grid)
 
-Solvers are imported only when a question is answered.
+The names below are imported when first used (as networkx and SciPy do): importing a module
+of the package, as every solver child process does, costs no more than that module needs.
 """
 
-from . import words
-from .api import as_grid, check, score
-from .awards import Checklist, ChecklistResult, default_checklist, evaluate, load_checklist
-from .backends import Backend, BackendError, Status, get_backend, list_backends
-from .data import word_list
-from .data.us import us_states
-from .encode import Encoding, encode
-from .fastscore import Scorer
-from .finder import Match, Score, find, is_found
-from .fit import FitAnswer, ModelSize, VerificationError, fit
-from .geometry import Board
-from .grid import Grid, parse_grid
-from .inputs import InputError
-from .question import (
-    Instance,
-    Question,
-    Requirement,
-    SpecError,
-    Verdict,
-    build_question,
-    load_instance,
-    question_from_table,
-)
-from .words import WordList, read_word_list
+from __future__ import annotations
 
-__all__ = [
-    "Backend", "BackendError", "Board", "Checklist", "ChecklistResult", "Encoding", "FitAnswer", "Grid",
-    "InputError", "Instance", "Match", "ModelSize", "Question", "Requirement", "Score", "Scorer", "SpecError",
-    "Status", "Verdict", "VerificationError", "WordList", "as_grid", "build_question", "check",
-    "default_checklist", "encode", "evaluate", "find", "fit", "get_backend", "is_found", "list_backends",
-    "load_checklist", "load_instance", "parse_grid", "question_from_table", "read_word_list", "score",
-    "us_states", "word_list", "words",
-]
+import importlib
+from typing import Any
+
 __version__ = "0.1.0"
+
+_EXPORTS = {
+    "api": ("as_grid", "check", "score"),
+    "awards": ("Checklist", "ChecklistResult", "default_checklist", "evaluate", "load_checklist"),
+    "backends": ("Backend", "BackendError", "Status", "get_backend", "list_backends"),
+    "data": ("word_list",),
+    "data.us": ("us_states",),
+    "encode": ("Encoding", "encode"),
+    "fastscore": ("Scorer",),
+    "finder": ("Match", "Score", "find", "is_found"),
+    "fit": ("FitAnswer", "ModelSize", "VerificationError", "fit"),
+    "fit.many": ("fit_many",),
+    "fit.session": ("FitSession", "explain"),
+    "geometry": ("Board",),
+    "grid": ("Grid", "parse_grid"),
+    "inputs": ("InputError",),
+    "question": ("Instance", "Question", "Requirement", "SpecError", "Verdict", "build_question", "load_instance",
+                 "question_from_table"),
+    "words": ("WordList", "read_word_list"),
+}
+_WHERE = {name: module for module, names in _EXPORTS.items() for name in names}
+_MODULES = ("words", "verify", "backends", "fit")
+
+__all__ = sorted([*_WHERE, *_MODULES])
+
+
+def __getattr__(name: str) -> Any:
+    if name in _WHERE:
+        value = getattr(importlib.import_module(f".{_WHERE[name]}", __name__), name)
+    elif name in _MODULES:
+        value = importlib.import_module(f".{name}", __name__)
+    else:
+        raise AttributeError(f"module 'exactgrid' has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *__all__])

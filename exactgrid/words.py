@@ -13,9 +13,10 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from .inputs import FrozenDict, InputError, ascii_upper, check_whole, read_text_file
 
@@ -122,10 +123,29 @@ class WordList:
         return WordList(kept, self.name, {a: w for a, w in self.aliases.items() if w in kept},
                         {w: n for w, n in self.names.items() if w in kept}, self.word_label, self.weight_label)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A bundled list travels between processes as its name (fit_many sends one with every
+        # question); any other list as its data.
+        for name, make in NAMED_LISTS.items():
+            if make() is self:
+                return (named_word_list, (name,))
+        return (WordList, (dict(self.weights), self.name, dict(self.aliases), dict(self.names), self.word_label,
+                           self.weight_label))
+
     def display(self, word: str) -> str:
         """How output names a word: its display name (``New York``), else the word itself."""
         return self.names.get(word, word)
 
+
+
+NAMED_LISTS: dict[str, Callable[[], WordList]] = {}
+"""Bundled word lists by name, each a cached function (the datasets in :mod:`exactgrid.data`
+register theirs), so that a bundled list is pickled as its name."""
+
+
+def named_word_list(name: str) -> WordList:
+    """A bundled word list by its registered name (``us-states``)."""
+    return NAMED_LISTS[name]()
 
 
 def read_word_list(path: str | Path, name: str | None = None) -> WordList:

@@ -14,7 +14,7 @@ from functools import cache
 from importlib import resources
 from typing import Literal
 
-from ..words import WordList
+from ..words import NAMED_LISTS, WordList
 
 BorderKind = Literal["land", "water"]
 
@@ -99,6 +99,9 @@ def us_states() -> WordList:
     return WordList({s.key: s.population for s in info}, "US states",
                     aliases={s.abbr: s.key for s in info}, names={s.key: s.name for s in info},
                     word_label="state", weight_label="population")
+
+
+NAMED_LISTS["us-states"] = us_states
 
 
 def state(key: str) -> StateInfo:
