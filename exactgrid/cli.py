@@ -50,6 +50,7 @@ import click
 from . import __version__
 from .awards import default_checklist, evaluate, load_checklist
 from .data import word_list
+from .data.us import us_states
 from .finder import PATH_RULES, score
 from .geometry import MOVE_RULES
 from .grid import Grid, GridError, parse_grid
@@ -224,6 +225,10 @@ def check_command(
         checklist = checklist.select(only)
     words = word_list(words)
     result = score(board_grid, words, words.check_budget(budget), path_rule)  # type: ignore[arg-type]
+    strangers = sorted(w for w in result.words if w not in us_states())
+    if strangers:  # checklists judge US states (awards, border chains)
+        raise BadInput(f"a checklist judges US states, and {', '.join(strangers)} is not one; "
+                       "score a grid on another word list with 'exactgrid score --words'")
     verdict = evaluate(checklist, result.words, result.total, True if water_borders else None)
     if as_json:
         _print_json({**score_dict(result), **checklist_dict(verdict)})

@@ -170,3 +170,19 @@ def test_console_script_is_installed():
 
     (script,) = [e for e in entry_points(group="console_scripts") if e.name == "exactgrid"]
     assert script.value == "exactgrid.cli:main"
+
+
+def test_word_lists_from_files_label_the_output(tmp_path):
+    path = tmp_path / "words.csv"
+    path.write_text("word,weight\ntho,7\nain,5\nzzz,1\n")
+    result = CliRunner().invoke(cli, ["score", "thoainesl", "--words", str(path), "--json"])
+    data = json.loads(result.output)
+    assert result.exit_code == 0 and data["total"] == 12 and data["count"] == 2  # THO and AIN, each exact
+    assert {f["word"] for f in data["found"]} == {"THO", "AIN"} and "state" not in data["found"][0]
+    text = CliRunner().invoke(cli, ["score", "thoainesl", "--words", str(path)]).output
+    assert "word  weight" in text and "population" not in text
+    bad = CliRunner().invoke(cli, ["check", "thoainesl", "--words", str(path)])
+    assert bad.exit_code == 2 and "a checklist judges US states" in bad.output
+    path.write_text("tho,7\ntho,2\n")
+    dup = CliRunner().invoke(cli, ["score", "thoainesl", "--words", str(path)])
+    assert dup.exit_code == 2 and "words.csv:2: THO is listed twice" in dup.output
