@@ -91,11 +91,6 @@ class Encoding:
     forbidden_lits: dict[str, int] = field(default_factory=dict)
     """Assumable encodings: the selector of each forbidden word (true: the word is absent)."""
 
-    @property
-    def question(self) -> Question:
-        """The question this encodes."""
-        return self.spec
-
     assumable: bool = False
     """Whether fixed cells, requirements and walk forbids are assumptions (see :meth:`parts`)
     rather than clauses."""

@@ -92,7 +92,7 @@ def test_explanations_are_minimal_by_brute_force():
             rest = set(conflict) - {label}
             assert brute_force_fits(restricted(spec, rest)) is not None, (index, conflict, label)
         checked += 1
-    assert checked >= 20
+    assert checked >= 50  # 52 of the random questions are refuted, small enough and posable
 
 
 def test_a_core_on_a_refuted_set_of_fixed_cells():

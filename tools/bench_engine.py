@@ -1,7 +1,7 @@
 """Benchmark the engine as a library: per-question cost through a session, fit_many scaling,
 and the fit benchmark's headline figures, all in one run.
 
-    python tools/bench_engine.py                      # everything (about 5 minutes on 2 cores)
+    python tools/bench_engine.py                      # everything (minutes; the fit benchmark is most of it)
     python tools/bench_engine.py --questions 200 --skip-fit
 
 1. **Neighbourhood questions through one session.** One 5x5 encoding (every state optional,

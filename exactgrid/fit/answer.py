@@ -127,20 +127,19 @@ def fit(
         grid = enc.decode(result.true_vars or ())
         if enc.lazy_forbidden and _cut_forbidden(enc, grid):
             continue
-        del common["question"]
-        return verified_answer(spec, grid, solver.name, **common)
+        return verified_answer(grid, solver.name, **common)
 
 
-def verified_answer(question: Question, grid: Grid, solver_name: str, **fields: Any) -> FitAnswer:
+def verified_answer(grid: Grid, solver_name: str, question: Question, **fields: Any) -> FitAnswer:
     """A FITS answer for ``grid`` once the finder confirms it meets ``question``; else
-    VerificationError (a bug in an encoding or a backend, never an answer)."""
+    VerificationError (a bug in an encoding or a backend, never an answer). ``fields``: the
+    rest of the :class:`FitAnswer` (backend, seconds, ...)."""
     check = check_grid(question, grid)
     if check.problems:
         raise VerificationError(
             f"backend {solver_name} returned {grid.letters}, which the finder rejects: " + "; ".join(check.problems)
         )
-    fields["question"] = question
-    return FitAnswer(Verdict.FITS, grid=grid, witnesses=check.witnesses, **fields)
+    return FitAnswer(Verdict.FITS, question, grid=grid, witnesses=check.witnesses, **fields)
 
 
 def model_size(model: BoolModel) -> ModelSize:

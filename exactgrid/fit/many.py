@@ -19,7 +19,7 @@ import json
 import os
 import signal
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Any
@@ -74,7 +74,6 @@ def fit_many(
     workers: int | None = None,
     executor: Executor | None = None,
     seed: int = 0,
-    on_answer: Callable[[ManyAnswer], None] | None = None,
 ) -> Iterator[ManyAnswer]:
     """Answer many questions in parallel; yield each answer as it completes.
 
@@ -125,10 +124,7 @@ def fit_many(
                 break
             for future in done:
                 ident = pending.pop(future)
-                result = _result(future, ident)
-                if on_answer is not None:
-                    on_answer(result)
-                yield result
+                yield _result(future, ident)
         for future, ident in pending.items():
             future.cancel()
             yield ManyAnswer(ident, error="not answered: total time limit reached")
@@ -213,10 +209,3 @@ def dask_executor(address: str) -> tuple[Executor, Callable[[], None]]:
         raise InputError(f"cannot reach the Dask scheduler at {address!r}: {exc}") from None
     return client.get_executor(), client.close
 
-
-def summary(answers: Mapping[Any, ManyAnswer]) -> dict[str, int]:
-    """How many answers of each kind: fits, does not fit, unknown, error."""
-    counts = {v.value: 0 for v in Verdict} | {"error": 0}
-    for item in answers.values():
-        counts["error" if item.answer is None else item.answer.verdict.value] += 1
-    return counts

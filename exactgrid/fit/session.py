@@ -124,8 +124,7 @@ class FitSession:
         if result.status == Status.UNKNOWN:
             return FitAnswer(Verdict.UNKNOWN, detail=result.detail, **common)
         grid = self.encoding.decode(result.true_vars or (), question.fixed)
-        del common["question"]
-        return verified_answer(question, grid, result.backend, **common)
+        return verified_answer(grid, result.backend, **common)
 
     def explain(self, question: Question | None = None,
                 time_limit: float | None = None) -> tuple[tuple[str, ...], bool]:
