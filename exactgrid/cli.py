@@ -56,7 +56,7 @@ from .geometry import MOVE_RULES
 from .grid import Grid, GridError, parse_grid
 from .inputs import InputError, check_seconds, read_text_file
 from .render import checklist_dict, checklist_table, score_dict, score_text
-from .stopping import interruption, stop_on_signals
+from .stopping import interruption, leave_signals_to_the_main_thread, stop_on_signals
 
 if TYPE_CHECKING:
     from .encode import Encoding
@@ -380,6 +380,7 @@ def _ticker(label: str, time_limit: float, enabled: bool) -> Iterator[None]:
     started = time.monotonic()
 
     def tick() -> None:
+        leave_signals_to_the_main_thread()
         while not done.wait(0.5):
             try:
                 stream.write(f"\r{label}: {time.monotonic() - started:5.1f} s of {time_limit:g} s (Ctrl-C gives up)")

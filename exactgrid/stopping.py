@@ -50,3 +50,11 @@ def stop_on_signals() -> Iterator[None]:
 def interruption(exc: KeyboardInterrupt) -> str:
     """What stopped the work, for an answer's detail: ``Ctrl-C`` or the signal's name."""
     return exc.args[0] if isinstance(exc, Terminated) else "Ctrl-C"
+
+
+def leave_signals_to_the_main_thread() -> None:
+    """Call first thing in a helper thread: block Ctrl-C and the stop signals there, so that the
+    kernel delivers them to the main thread. C code with a signal handler of its own (PySAT
+    installs one for SIGINT during a solve) then always sees them where it is solving; a signal
+    landing on a helper thread could otherwise be missed, leaving a search running."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, *STOP_SIGNALS})
