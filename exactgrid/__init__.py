@@ -34,8 +34,9 @@ _EXPORTS = {
     "geometry": ("Board",),
     "grid": ("Grid", "parse_grid"),
     "inputs": ("InputError",),
-    "question": ("Instance", "Question", "Requirement", "SpecError", "Verdict", "build_question", "load_instance",
-                 "question_from_table"),
+    "question": ("Chain", "Instance", "Question", "Requirement", "SpecError", "Verdict", "build_question",
+                 "checklist_question", "load_instance", "question_from_table"),
+    "solve": ("SolveAnswer", "solve"),
     "words": ("WordList", "read_word_list"),
 }
 _WHERE = {name: module for module, names in _EXPORTS.items() for name in names}

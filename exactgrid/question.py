@@ -23,6 +23,8 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, Literal
 
+from .awards import Checklist
+from .awards.chains import border_graph
 from .data import BUILTIN_LISTS, word_list
 from .data.us import us_states
 from .finder import PATH_RULES, PathRule
@@ -150,6 +152,71 @@ class Requirement:
 
 
 @dataclass(frozen=True)
+class Chain:
+    """A chain of found words from one of ``sources`` to one of ``targets``, each word linked
+    to the next (``links``: unordered pairs of words). Coast-to-coast is a chain of US states
+    from an east-coast state to a west-coast state over the border graph
+    (:func:`chain_from_checklist`). A source that is also a target is a chain by itself.
+    """
+
+    sources: tuple[str, ...]
+    targets: tuple[str, ...]
+    links: frozenset[tuple[str, str]] = frozenset()
+    label: str = "chain"
+
+    def __post_init__(self) -> None:
+        for name in ("sources", "targets"):
+            value = getattr(self, name)
+            if isinstance(value, str) or not all(isinstance(w, str) for w in value):
+                raise SpecError(f"a chain's {name} must be a list of words, got {value!r}")
+            if not value:
+                raise SpecError(f"a chain needs at least one word in its {name}")
+            object.__setattr__(self, name, tuple(value))
+        links = set()
+        for pair in self.links:
+            a, b = pair
+            if a == b:
+                raise SpecError(f"a chain links two different words, not {a} with itself")
+            links.add((min(a, b), max(a, b)))
+        object.__setattr__(self, "links", frozenset(links))
+
+    @property
+    def nodes(self) -> tuple[str, ...]:
+        """Every word the chain may use, sorted."""
+        return tuple(sorted({*self.sources, *self.targets, *(w for pair in self.links for w in pair)}))
+
+    def path(self, found: Iterable[str]) -> tuple[str, ...] | None:
+        """A shortest chain through the ``found`` words (breadth-first), or None."""
+        present = set(found)
+        near: dict[str, list[str]] = {}
+        for a, b in sorted(self.links):
+            if a in present and b in present:
+                near.setdefault(a, []).append(b)
+                near.setdefault(b, []).append(a)
+        starts = sorted(w for w in set(self.sources) if w in present)
+        goals = set(self.targets)
+        before: dict[str, str | None] = {w: None for w in starts}
+        queue = list(starts)
+        for word in queue:  # grows while it is read: breadth-first
+            if word in goals:
+                chain = [word]
+                while before[chain[-1]] is not None:
+                    chain.append(before[chain[-1]])  # type: ignore[arg-type]
+                return tuple(reversed(chain))
+            for other in near.get(word, ()):
+                if other not in before:
+                    before[other] = word
+                    queue.append(other)
+        return None
+
+    def check_words(self, words: WordList) -> None:
+        """Raise SpecError naming a word of the chain that is not in ``words``."""
+        unknown = [w for w in self.nodes if w not in words]
+        if unknown:
+            raise SpecError(f"the chain {self.label} uses {', '.join(unknown[:5])}, not in the word list {words.name}")
+
+
+@dataclass(frozen=True)
 class Question:
     """A complete fit question, checked on construction (SpecError with a one-line message).
 
@@ -175,6 +242,7 @@ class Question:
     min_count: int | None = None
     words: WordList = field(default_factory=us_states)
     symmetry_breaking: bool = False
+    chains: tuple[Chain, ...] = ()
 
     def __post_init__(self) -> None:
         try:
@@ -210,10 +278,15 @@ class Question:
             raise SpecError(f"{', '.join(sorted(clash))} is both required and forbidden")
         optional = {w: v for w, v in self._optional().items() if w not in seen and w not in forbidden}
         fixed = self._fixed()
+        chains = _sequence(self.chains, "chains")
+        for chain in chains:
+            if not isinstance(chain, Chain):
+                raise SpecError(f"chains must be Chain values, got {chain!r}")
+            chain.check_words(words)
         if fixed and self.symmetry_breaking:
             raise SpecError("symmetry breaking needs a grid with no fixed cells")
         for name, value in (("budget", budget), ("required", required), ("forbidden", forbidden),
-                            ("optional", FrozenDict(optional)), ("fixed", fixed)):
+                            ("optional", FrozenDict(optional)), ("fixed", fixed), ("chains", chains)):
             object.__setattr__(self, name, value)
 
     def _requirement(self, req: Requirement | str, budget: int) -> Requirement:
@@ -269,7 +342,8 @@ class Question:
     @property
     def asks_something(self) -> bool:
         """Whether the question constrains anything (a requirement, a forbid, a target)."""
-        return bool(self.required or self.forbidden or self.min_score is not None or self.min_count is not None)
+        return bool(self.required or self.forbidden or self.chains
+                    or self.min_score is not None or self.min_count is not None)
 
     def scoring_weights(self) -> dict[str, int]:
         """Weights that count towards ``min_score`` / ``min_count``: optional and required words."""
@@ -281,6 +355,44 @@ class Question:
     def but(self, **changes: Any) -> Question:
         """A copy with some fields changed, checked again (``q.but(fixed={0: "O"})``)."""
         return replace(self, **changes)
+
+
+def checklist_question(question: Question, checklist: Checklist, water_borders: bool | None = None) -> Question:
+    """``question`` with the items of ``checklist`` as hard constraints, exactly: a required item
+    requires its states, a forbidden item forbids them, ``min_states`` and ``min_score`` become
+    ``min_count`` and ``min_score`` (over every word of the list: optional becomes "all"), and a
+    chain item (coast-to-coast) becomes a :class:`Chain` over the US border graph (land borders,
+    plus water-only pairs when ``water_borders`` or the checklist or item says so).
+
+    Raises SpecError when the items contradict each other or the question (a state both
+    required and forbidden) or name states the question's word list does not hold.
+    """
+    water = checklist.water_borders if water_borders is None else water_borders
+    required = list(question.required)
+    have = set(question.required_words)
+    forbidden = list(question.forbidden)
+    chains = list(question.chains)
+    min_count, min_score = question.min_count, question.min_score
+    for item in checklist.items:
+        if item.kind == "required":
+            for word in item.states:
+                if word not in have:
+                    required.append(Requirement(word))
+                    have.add(word)
+        elif item.kind == "forbidden":
+            forbidden += [w for w in item.states if w not in forbidden]
+        elif item.kind == "min_states":
+            min_count = max(min_count or 0, item.threshold)
+        elif item.kind == "min_score":
+            min_score = max(min_score or 0, item.threshold)
+        elif item.kind == "chain" and item.chain is not None:
+            use_water = item.chain.water if item.chain.water is not None else water
+            links = frozenset(border_graph(use_water).edges)
+            chains.append(Chain(item.chain.sources, item.chain.targets, links, label=item.key))
+    counts = min_count is not None or min_score is not None
+    optional = "all" if counts and not question.optional else question.optional
+    return question.but(required=tuple(required), forbidden=tuple(forbidden), chains=tuple(chains),
+                        min_count=min_count, min_score=min_score, optional=optional)
 
 
 def _sequence(value: Any, what: str) -> tuple[Any, ...]:

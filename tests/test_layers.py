@@ -38,6 +38,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("verify",),
     ("backends",),
     ("fit",),
+    ("solve",),  # the optimiser: compiled local search, exact moves through fit sessions
     ("render",),
     ("api",),  # the front door (eg.score, eg.check), re-exported by exactgrid/__init__.py
     ("cli",),

@@ -1,0 +1,34 @@
+"""The highest-scoring grids, with constraints and awards as hard constraints: ``eg.solve``.
+
+* :mod:`exactgrid.solve.kernel`: compiled incremental scoring and the annealer (numba);
+* :mod:`exactgrid.solve.problem`: a Question as the kernel's arrays;
+* :mod:`exactgrid.solve.search`: worker threads, the time limit, Ctrl-C, improvements checked
+  by the finder;
+* :mod:`exactgrid.solve.answer`: :func:`solve` and the :class:`SolveAnswer`.
+
+>>> import exactgrid as eg
+>>> answer = eg.solve(eg.Question(eg.Board(3, 3)), time_limit=2, workers=1, seed=1)
+>>> answer.verdict, answer.score >= 32_913_047
+(<Verdict.FITS: 'fits'>, True)
+"""
+
+import sys
+import types
+from typing import Any
+
+from .answer import SolveAnswer, solve, solve_question
+from .problem import SolveError
+from .search import Improvement, Schedule, SearchStats
+
+__all__ = ["Improvement", "Schedule", "SearchStats", "SolveAnswer", "SolveError", "solve", "solve_question"]
+
+
+class _SolveModule(types.ModuleType):
+    """This package, callable as :func:`solve` (as ``exactgrid.fit`` is callable as ``fit``):
+    once ``exactgrid.solve`` is imported, ``eg.solve`` is this module, and calling it solves."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> SolveAnswer:
+        return solve(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _SolveModule

@@ -1,0 +1,146 @@
+"""``solve``: the best grid for a question and a checklist, and the answer it gives."""
+
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..awards import Checklist, ChecklistResult, default_checklist, evaluate, load_checklist
+from ..finder import Score
+from ..grid import Grid
+from ..inputs import InputError, check_seconds, check_whole
+from ..question import Question, Verdict, checklist_question
+from ..verify import GridCheck
+from .problem import SearchProblem, SolveError
+from .search import Improvement, Schedule, SearchStats, default_workers, search
+
+
+@dataclass
+class SolveAnswer:
+    """The best grid found for a question, checked by the finder, with how it was found.
+
+    ``verdict`` is FITS when a grid meeting every constraint was found (``grid``, ``score``),
+    else UNKNOWN (none found in the time: ``closest`` is the grid that came nearest). The
+    score is the best found, not a proven optimum.
+    """
+
+    question: Question
+    verdict: Verdict
+    check: GridCheck | None
+    checklist: ChecklistResult | None = None
+    improvements: list[Improvement] = field(default_factory=list)
+    stats: SearchStats = field(default_factory=SearchStats)
+    stopped_by: str = "time limit"
+    closest: str | None = None
+
+    @property
+    def grid(self) -> Grid | None:
+        """The best grid found, or None."""
+        return self.check.grid if self.check is not None else None
+
+    @property
+    def result(self) -> Score | None:
+        """The finder's score of the best grid (every word with its witness), or None."""
+        return self.check.score if self.check is not None else None
+
+    @property
+    def score(self) -> int:
+        """The best grid's total weight (0 without a grid)."""
+        return self.check.score.total if self.check is not None else 0
+
+
+def _checklist(checklist: Checklist | str | Path | None, awards: Iterable[str]) -> Checklist | None:
+    awards = tuple(awards)
+    if checklist is None and not awards:
+        return None
+    if checklist is None:
+        chosen = default_checklist()
+    elif isinstance(checklist, Checklist):
+        chosen = checklist
+    else:
+        chosen = load_checklist(checklist)
+    return chosen.select(awards) if awards else chosen
+
+
+def solve_question(question: Question, checklist: Checklist | str | Path | None = None,
+                   awards: Iterable[str] = (), water_borders: bool | None = None) -> Question:
+    """``question`` with the checklist's items (or the named awards of the default checklist)
+    as hard constraints (:func:`~exactgrid.question.checklist_question`)."""
+    chosen = _checklist(checklist, awards)
+    return question if chosen is None else checklist_question(question, chosen, water_borders)
+
+
+def solve(question: Question | None = None, *, checklist: Checklist | str | Path | None = None,
+          awards: Iterable[str] = (), water_borders: bool | None = None, time_limit: float | None = 60.0,
+          workers: int | None = None, seed: int = 0, start: Grid | str | None = None,
+          schedule: Schedule | None = None, max_proposals: int | None = None,
+          on_improvement: Callable[[Improvement], None] | None = None,
+          on_progress: Callable[[SearchStats], None] | None = None) -> SolveAnswer:
+    """The highest-scoring grid found in ``time_limit`` seconds that meets ``question`` and
+    the checklist: every word of the question's list scores its weight; required and forbidden
+    words, fixed cells, ``min_count``/``min_score`` and chains are hard constraints, and so
+    is every item of ``checklist`` (a Checklist or TOML file) or of ``awards`` (keys of the
+    default checklist: ``["M8", "NOCAL", "C2C"]``).
+
+    ``workers`` threads (default: every core) anneal from random grids, or from ``start``.
+    Ctrl-C or SIGTERM ends the search with the best grid so far, and so does ``max_proposals``
+    (a stop that does not depend on the machine's speed, for tests and benchmarks). Every grid reported was
+    re-scored by the finder and checked against the question and the checklist.
+    """
+    question = question if question is not None else Question()
+    if not isinstance(question, Question):
+        raise InputError(f"solve takes a Question, got {type(question).__name__}")
+    chosen = _checklist(checklist, awards)
+    constrained = question if chosen is None else checklist_question(question, chosen, water_borders)
+    constrained = _count_every_word(constrained)
+    if time_limit is not None:
+        time_limit = check_seconds(time_limit)
+    if workers is not None:
+        workers = check_whole(workers, "workers")
+        if workers < 1:
+            raise InputError("workers must be 1 or more")
+    start_text = None
+    if start is not None:
+        start_grid = start if isinstance(start, Grid) else Grid(question.board, _letters(start))
+        if start_grid.board.size != question.board.size:
+            raise InputError(f"the start grid has {start_grid.board.size} cells; the board has {question.board.size}")
+        start_text = start_grid.letters
+    problem = SearchProblem.build(constrained)
+    found = search(problem, time_limit=time_limit, workers=workers or default_workers(), seed=seed,
+                   start=start_text, schedule=schedule, max_proposals=max_proposals,
+                   on_improvement=on_improvement, on_progress=on_progress)
+    answer = SolveAnswer(
+        question=constrained, verdict=Verdict.FITS if found.best is not None else Verdict.UNKNOWN,
+        check=found.best, improvements=found.improvements, stats=found.stats, stopped_by=found.stopped_by,
+        closest=None if found.best is not None else found.closest,
+    )
+    if chosen is not None and answer.check is not None:
+        result = answer.check.score
+        answer.checklist = evaluate(chosen, result.words, result.total, water_borders)
+        if not answer.checklist.passed:
+            raise AssertionError(f"{answer.grid} met the constraints but fails {answer.checklist.failed}")
+    return answer
+
+
+def _count_every_word(question: Question) -> Question:
+    """Targets count every word of the list in solve (as the objective does)."""
+    if question.min_count is None and question.min_score is None:
+        return question
+    every = question.words.weights
+    counted = question.scoring_weights()
+    if not question.optional:
+        return question.but(optional="all")
+    # forbidden words never count (they are absent), so they need not be optional
+    if set(counted) | set(question.forbidden) != set(every) or any(every[w] != v for w, v in counted.items()):
+        raise SolveError("solve counts every word of the list towards min_score and min_count; "
+                         "leave optional empty (or give every word its own weight)")
+    return question
+
+
+def _letters(text: str) -> str:
+    letters = "".join(ch for ch in text.upper() if not ch.isspace() and ch != "/")
+    if not letters.isascii() or not letters.isalpha():
+        raise InputError(f"a start grid is letters A-Z, got {text!r}")
+    return letters

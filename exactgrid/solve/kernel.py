@@ -1,0 +1,503 @@
+"""Compiled local search: incremental (delta) scoring of letter changes, and an annealer.
+
+The batch scorer (:mod:`exactgrid.fastscore`) rescores whole grids; a search move changes one
+or two cells, and almost every word's verdict survives it. This kernel keeps, per search
+chain, which words are found and, for each found word, the *support* of one witness walk: the
+cells it reads with their own letter (an altered cell reads any letter, so its letter does
+not matter). Changing cell ``c`` from letter ``a`` to ``b`` then rechecks only
+
+* found words whose support holds ``c`` (only they can be lost: their witness read ``a`` there);
+* unfound words containing ``b`` (only they can be gained: a new walk must read ``b`` at ``c``).
+
+A recheck runs the finder's dynamic programme (``reach[j]``: cells where a walk spelling the
+prefix can end with at most ``j`` alterations) on 64-bit cell masks, and backtracks one
+witness to get the new support. Dilation ("cells one move away") is a table lookup per 8
+cells, so any adjacency with up to 64 cells works. Compiled with numba (``nogil``: worker
+threads anneal in parallel); ``tests/test_solve_kernel.py`` checks every score against the
+finder.
+
+Constraints (required and forbidden words, a minimum count or score, chains of words linked
+by an adjacency, such as coast-to-coast) are kept incrementally as counts; the annealer
+maximises ``score - penalty * violations - shortfall`` and remembers the best grid with no
+violation separately. Nothing here is trusted: :mod:`exactgrid.solve.search` re-scores every
+grid it reports with the finder and the checklist.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+# Indices into the per-chain counters array (int64, shape (chains, N_COUNTERS)).
+SCORE, FOUND, MISSING, PRESENT, CHAIN_GAP, STEP = range(6)
+N_COUNTERS = 6
+
+# Word flags.
+REQUIRED, FORBIDDEN = 1, 2
+
+# A found word's state: which of its two witnesses could alter one more cell (-1: not found).
+SPARE1, SPARE2 = 1, 2
+
+
+KING, ROOK = -1, -2
+"""``chunks`` values for rectangles with king or rook moves: the dilation shifts rows and
+columns, with ``table[0, :3]`` = (columns, cells not in the first column, not in the last)."""
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _dilate(mask, table, chunks, full):
+    """Cells one move from the cells of ``mask``: by shifts on a rectangle (``chunks`` KING or
+    ROOK), else by ``table[k, byte]``, the neighbours of the cells of byte ``k`` of the mask."""
+    if chunks < 0:
+        cols = table[0, 0]
+        h = ((mask & table[0, 2]) << 1) | ((mask & table[0, 1]) >> 1)
+        f = h | mask if chunks == KING else mask
+        return (h | (f << cols) | (f >> cols)) & full
+    out = np.int64(0)
+    for k in range(chunks):
+        out |= table[k, (mask >> (8 * k)) & 255]
+    return out
+
+
+@njit(cache=True, nogil=True)
+def check_word(w, starts, lengths, letters, lmask, table, chunks, full, budget, reach):
+    """Whether word ``w`` is spelled in the grid whose letter masks are ``lmask``; the support
+    (cells read with their own letter) of one witness walk with the fewest alterations; and
+    how many alterations it uses (the budget when it reads a cell twice: then changing that
+    cell costs two). ``reach`` is scratch, shape (longest word, budget + 1)."""
+    s = starts[w]
+    n = lengths[w]
+    reach[0, 0] = lmask[letters[s]]
+    for j in range(1, budget + 1):
+        reach[0, j] = full
+    for i in range(1, n):
+        m = lmask[letters[s + i]]
+        alive = np.int64(0)
+        before = np.int64(0)
+        for j in range(budget + 1):
+            spread = _dilate(reach[i - 1, j], table, chunks, full)
+            v = spread & m
+            if j > 0:
+                v |= before
+            reach[i, j] = v
+            before = spread
+            alive |= v
+        if alive == 0:
+            return False, np.int64(0), np.int64(0), 0
+    first, used = _witness(s, n, budget, letters, lmask, table, chunks, full, reach, np.int64(0))
+    if used < 0:
+        return False, np.int64(0), np.int64(0), 0
+    # a second witness, avoiding the first one's cells where it can: a cell read exactly by
+    # both is the only kind whose change can lose the word
+    second, used2 = _witness(s, n, budget, letters, lmask, table, chunks, full, reach, first)
+    spare = (SPARE1 if used < budget else 0) | (SPARE2 if used2 < budget else 0)
+    return True, first, second, spare
+
+
+@njit(cache=True, nogil=True)
+def _witness(s, n, budget, letters, lmask, table, chunks, full, reach, avoid):
+    """Backtrack one witness walk from the reach layers (fewest alterations; cells outside
+    ``avoid`` preferred): its support, and the alterations it cannot spare (-1: no walk)."""
+    j = 0
+    while j <= budget and reach[n - 1, j] == 0:
+        j += 1
+    if j > budget:
+        return np.int64(0), -1
+    used = 0
+    e = _pick(reach[n - 1, j], avoid)
+    support = np.int64(0)
+    for i in range(n - 1, 0, -1):
+        near = _dilate(e, table, chunks, full)
+        if (e & lmask[letters[s + i]]) != 0:
+            p = near & reach[i - 1, j]
+            if p != 0:
+                if support & e:
+                    used = budget  # a cell read twice: changing it costs two alterations
+                support |= e
+                e = _pick(p, avoid)
+                continue
+        j -= 1  # an alteration here (the programme guarantees a predecessor)
+        used += 1
+        e = _pick(near & reach[i - 1, j], avoid)
+    if (e & lmask[letters[s]]) != 0:
+        if support & e:
+            used = budget
+        support |= e
+    else:
+        used += 1
+    return support, min(used, budget)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _pick(cells, avoid):
+    """One cell of ``cells`` (as a one-bit mask), outside ``avoid`` if possible."""
+    better = cells & ~avoid
+    if better != 0:
+        return better & -better
+    return cells & -cells
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _neighbours(cells, adjacency, n_words):
+    out = np.int64(0)
+    for w in range(n_words):
+        if (cells >> w) & 1:
+            out |= adjacency[w]
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _chain_gap(found_bits, sources, targets, adjacency, n_words):
+    """How many more words a chain needs: the fewest unfound words on a path from a source to
+    a target, each word adjacent to the next (0: the chain is there). Masks over word indices
+    (word lists of <= 64 words); ``n_words + 1`` when no path exists at all."""
+    reached = np.int64(0)
+    frontier = found_bits & sources
+    for gap in range(n_words + 1):
+        # close over found words: cost nothing
+        while frontier != 0:
+            reached |= frontier
+            frontier = _neighbours(frontier, adjacency, n_words) & found_bits & ~reached
+        if (reached & targets) != 0:
+            return gap
+        # one more unfound word: a neighbour of the reached set, or an unfound source
+        frontier = (_neighbours(reached, adjacency, n_words) | sources) & ~reached
+        if frontier == 0:
+            break
+    return n_words + 1
+
+
+@njit(cache=True, nogil=True)
+def _chain_gaps(found_bits, chain_sources, chain_targets, chain_adjacency, n_words):
+    """The summed gaps of every chain constraint (:func:`_chain_gap`)."""
+    total = 0
+    for k in range(chain_sources.shape[0]):
+        total += _chain_gap(found_bits, chain_sources[k], chain_targets[k], chain_adjacency[k], n_words)
+    return total
+
+
+@njit(cache=True, nogil=True)
+def rescore(grid, lmask, found, support, counters, starts, lengths, letters, weights, flags,
+            table, chunks, full, budget, reach, chain_sources, chain_targets, chain_adjacency):
+    """Score one chain's grid from scratch: letter masks, found words, supports, counters."""
+    for a in range(26):
+        lmask[a] = 0
+    for c in range(grid.shape[0]):
+        lmask[grid[c]] |= np.int64(1) << c
+    score = np.int64(0)
+    count = 0
+    missing = 0
+    present = 0
+    bits = np.int64(0)
+    for w in range(weights.shape[0]):
+        ok, s1, s2, spare = check_word(w, starts, lengths, letters, lmask, table, chunks, full, budget, reach)
+        found[w] = spare if ok else -1
+        support[w, 0] = s1
+        support[w, 1] = s2
+        if ok:
+            score += weights[w]
+            count += 1
+            if w < 64:
+                bits |= np.int64(1) << w
+            if flags[w] & FORBIDDEN:
+                present += 1
+        elif flags[w] & REQUIRED:
+            missing += 1
+    counters[SCORE] = score
+    counters[FOUND] = count
+    counters[MISSING] = missing
+    counters[PRESENT] = present
+    counters[CHAIN_GAP] = _chain_gaps(bits, chain_sources, chain_targets, chain_adjacency, weights.shape[0])
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _set(cell, letter, grid, lmask):
+    bit = np.int64(1) << cell
+    lmask[grid[cell]] &= ~bit
+    lmask[letter] |= bit
+    grid[cell] = letter
+
+
+@njit(cache=True, nogil=True)
+def _may_gain(w, b, near, starts, lengths, letters, lmask, budget):
+    """Whether setting the cell ``bit`` to letter ``b`` may complete word ``w``: a new walk reads
+    the cell as ``b`` at some position, and its neighbours in the walk (other cells among
+    ``near``, the cell's neighbours) read their own letters but for at most ``budget``."""
+    s = starts[w]
+    n = lengths[w]
+    for i in range(n):
+        if letters[s + i] != b:
+            continue
+        misses = 0
+        if i > 0 and (near & lmask[letters[s + i - 1]]) == 0:
+            misses += 1
+        if i < n - 1 and (near & lmask[letters[s + i + 1]]) == 0:
+            misses += 1
+        if misses <= budget:
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def _recheck(gains, letter, bit, found, support, counters, stamp, epoch, undo_w, undo_found,
+             undo_support, n_undo, starts, lengths, letters, weights, flags, word_index, word_ptr,
+             lmask, table, chunks, full, budget, reach):
+    """Recheck the words containing ``letter`` that a change at cell ``bit`` can flip: found
+    words whose support holds the cell (``gains`` False), or unfound ones (``gains`` True).
+
+    Returns the new undo-log length and whether the found set changed."""
+    changed = False
+    near = _dilate(bit, table, chunks, full) if gains else np.int64(0)
+    for q in range(word_ptr[letter], word_ptr[letter + 1]):
+        w = word_index[q]
+        if stamp[w] == epoch:
+            continue
+        if gains:
+            if found[w] >= 0 or not _may_gain(w, letter, near, starts, lengths, letters, lmask, budget):
+                continue
+        elif found[w] < 0 or ((support[w, 0] | support[w, 1]) & bit) == 0:
+            continue
+        stamp[w] = epoch
+        undo_w[n_undo] = w
+        undo_found[n_undo] = found[w]
+        undo_support[n_undo, 0] = support[w, 0]
+        undo_support[n_undo, 1] = support[w, 1]
+        n_undo += 1
+        if not gains:
+            # A witness reading the cell exactly survives if it can alter it instead (a spare
+            # alteration); if only one witness survives, the other becomes a copy of it.
+            spare = found[w]
+            alive1 = True
+            if support[w, 0] & bit:
+                alive1 = (spare & SPARE1) != 0
+                support[w, 0] &= ~bit
+                spare &= ~SPARE1
+            alive2 = True
+            if support[w, 1] & bit:
+                alive2 = (spare & SPARE2) != 0
+                support[w, 1] &= ~bit
+                spare &= ~SPARE2
+            if alive1 or alive2:
+                if not alive1:
+                    support[w, 0] = support[w, 1]
+                    spare = spare | SPARE1 if spare & SPARE2 else spare & ~SPARE1
+                elif not alive2:
+                    support[w, 1] = support[w, 0]
+                    spare = spare | SPARE2 if spare & SPARE1 else spare & ~SPARE2
+                found[w] = spare
+                continue
+        ok, s1, s2, spare = check_word(w, starts, lengths, letters, lmask, table, chunks, full, budget, reach)
+        if ok != (found[w] >= 0):
+            changed = True
+            sign = 1 if ok else -1
+            counters[SCORE] += sign * weights[w]
+            counters[FOUND] += sign
+            if flags[w] & REQUIRED:
+                counters[MISSING] -= sign
+            if flags[w] & FORBIDDEN:
+                counters[PRESENT] += sign
+        found[w] = spare if ok else -1
+        support[w, 0] = s1
+        support[w, 1] = s2
+    return n_undo, changed
+
+
+@njit(cache=True, nogil=True)
+def _change(cell, b, grid, lmask, found, support, counters, stamp, epoch, undo_w, undo_found,
+            undo_support, n_undo, starts, lengths, letters, weights, flags, word_index, word_ptr,
+            table, chunks, full, budget, reach):
+    """Set ``cell`` to letter ``b``, rechecking the words that can change; log what changed.
+
+    Returns the new undo-log length and whether the found set changed."""
+    a = grid[cell]
+    _set(cell, b, grid, lmask)
+    bit = np.int64(1) << cell
+    n_undo, lost = _recheck(False, a, bit, found, support, counters, stamp, epoch, undo_w, undo_found,
+                            undo_support, n_undo, starts, lengths, letters, weights, flags, word_index,
+                            word_ptr, lmask, table, chunks, full, budget, reach)
+    n_undo, won = _recheck(True, b, bit, found, support, counters, stamp, epoch, undo_w, undo_found,
+                           undo_support, n_undo, starts, lengths, letters, weights, flags, word_index,
+                           word_ptr, lmask, table, chunks, full, budget, reach)
+    return n_undo, lost or won
+
+
+@njit(cache=True, nogil=True)
+def _best_gain(letter, found, counters, weights, flags, word_index, word_ptr, n_chains, min_count,
+               min_score, penalty):
+    """An upper bound of the penalised value after the unfound words containing ``letter``
+    are gained (all of them, every chain then holding), from the counters as they stand."""
+    score = counters[SCORE]
+    count = counters[FOUND]
+    missing = counters[MISSING]
+    for q in range(word_ptr[letter], word_ptr[letter + 1]):
+        w = word_index[q]
+        if found[w] >= 0 or flags[w] & FORBIDDEN:
+            continue
+        score += weights[w]
+        count += 1
+        if flags[w] & REQUIRED:
+            missing -= 1
+    violations = missing + counters[PRESENT]
+    if count < min_count:
+        violations += min_count - count
+    short = min_score - score if score < min_score else 0
+    return score - penalty * violations - short
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _undo(n_undo, undo_w, undo_found, undo_support, found, support):
+    """Restore the words logged since the proposal began, newest first."""
+    for u in range(n_undo - 1, -1, -1):
+        w = undo_w[u]
+        found[w] = undo_found[u]
+        support[w, 0] = undo_support[u, 0]
+        support[w, 1] = undo_support[u, 1]
+
+
+@njit(cache=True, nogil=True)
+def _found_bits(found):
+    bits = np.int64(0)
+    for w in range(min(64, found.shape[0])):
+        if found[w] >= 0:
+            bits |= np.int64(1) << w
+    return bits
+
+
+@njit(cache=True, nogil=True)
+def _objective(counters, n_chains, min_count, min_score, penalty):
+    """The penalised value of a chain's grid, and whether it meets every constraint."""
+    violations = counters[MISSING] + counters[PRESENT] + counters[CHAIN_GAP]
+    if counters[FOUND] < min_count:
+        violations += min_count - counters[FOUND]
+    short = min_score - counters[SCORE] if counters[SCORE] < min_score else 0
+    return counters[SCORE] - penalty * violations - short, violations == 0 and short == 0
+
+
+@njit(cache=True, nogil=True)
+def seed_threads(seed):
+    """Seed the calling thread's random stream (numba keeps one per thread)."""
+    np.random.seed(seed)
+
+
+@njit(cache=True, nogil=True)
+def anneal(grids, lmasks, founds, supports, counters, stamps, best_grid, best_value, feasible_grid,
+           feasible_value, steps, sweep, t_hot, t_cold, swap_share, kick, letter_cdf, fixed_cell,
+           starts, lengths, letters, weights, flags, word_index, word_ptr, table, chunks, full,
+           budget, chain_sources, chain_targets, chain_adjacency, min_count, min_score, penalty):
+    """Run ``steps`` Metropolis proposals on every chain; returns proposals scored.
+
+    Each chain cools geometrically from ``t_hot`` to ``t_cold`` over ``sweep`` proposals, then
+    restarts from the best grid seen (``best_grid``, by penalised value) with ``kick`` random
+    letters. Proposals: a new letter for one free cell (drawn from ``letter_cdf``), or, with
+    probability ``swap_share``, the swap of two free cells. ``best_*`` and ``feasible_*``
+    (``*_value[0]``) are updated in place; ``feasible_value[0] < 0`` means none yet.
+    """
+    n_chains_search, cells = grids.shape
+    n_words = weights.shape[0]
+    n_chain_items = chain_sources.shape[0]
+    longest = 1
+    for w in range(n_words):
+        longest = max(longest, lengths[w])
+    reach = np.zeros((longest, budget + 1), dtype=np.int64)
+    undo_w = np.zeros(4 * n_words + 4, dtype=np.int64)
+    undo_found = np.zeros(4 * n_words + 4, dtype=np.int64)
+    undo_support = np.zeros((4 * n_words + 4, 2), dtype=np.int64)
+    free = np.flatnonzero(fixed_cell < 0)
+    n_free = free.shape[0]
+    saved = np.zeros(N_COUNTERS, dtype=np.int64)
+    scored = 0
+    if n_free == 0:
+        return scored
+    ratio = t_cold / t_hot
+    for k in range(n_chains_search):
+        grid, lmask, found, support, ctr, stamp = grids[k], lmasks[k], founds[k], supports[k], counters[k], stamps[k]
+        epoch = stamp[n_words]  # the last slot keeps the chain's epoch counter
+        value, ok = _objective(ctr, n_chain_items, min_count, min_score, penalty)
+        for _ in range(steps):
+            t = ctr[STEP]
+            if t >= sweep:  # restart from the elite with a kick
+                grid[:] = best_grid
+                for _k in range(kick):
+                    cell = free[np.random.randint(n_free)]
+                    grid[cell] = np.searchsorted(letter_cdf, np.random.random(), side="right")
+                rescore(grid, lmask, found, support, ctr, starts, lengths, letters, weights, flags,
+                        table, chunks, full, budget, reach, chain_sources, chain_targets, chain_adjacency)
+                scored += 1
+                ctr[STEP] = 0
+                t = 0
+                value, ok = _objective(ctr, n_chain_items, min_count, min_score, penalty)
+            temperature = t_hot * ratio ** (t / sweep)
+            ctr[STEP] = t + 1
+            saved[:] = ctr
+            threshold = 0.0
+            n_undo = 0
+            changed = False
+            c1 = free[np.random.randint(n_free)]
+            old1 = grid[c1]
+            c2 = -1
+            if n_free > 1 and np.random.random() < swap_share:
+                c2 = free[np.random.randint(n_free)]
+                if grid[c2] == old1:
+                    c2 = -1
+            if c2 >= 0:
+                old2 = grid[c2]
+                epoch += 1
+                n_undo, ch = _change(c1, old2, grid, lmask, found, support, ctr, stamp, epoch, undo_w,
+                                     undo_found, undo_support, n_undo, starts, lengths, letters, weights,
+                                     flags, word_index, word_ptr, table, chunks, full, budget, reach)
+                changed |= ch
+                epoch += 1
+                n_undo, ch = _change(c2, old1, grid, lmask, found, support, ctr, stamp, epoch, undo_w,
+                                     undo_found, undo_support, n_undo, starts, lengths, letters, weights,
+                                     flags, word_index, word_ptr, table, chunks, full, budget, reach)
+                changed |= ch
+            else:
+                old2 = 0
+                b = np.searchsorted(letter_cdf, np.random.random(), side="right")
+                if b == old1:
+                    continue
+                epoch += 1
+                _set(c1, b, grid, lmask)
+                bit = np.int64(1) << c1
+                n_undo, changed = _recheck(False, old1, bit, found, support, ctr, stamp, epoch, undo_w,
+                                           undo_found, undo_support, n_undo, starts, lengths, letters,
+                                           weights, flags, word_index, word_ptr, lmask, table, chunks,
+                                           full, budget, reach)
+                # Metropolis with the threshold drawn first: when even gaining every candidate
+                # word cannot reach it, reject without rechecking the gains.
+                threshold = value + temperature * np.log(1.0 - np.random.random())
+                if _best_gain(b, found, ctr, weights, flags, word_index, word_ptr, n_chain_items,
+                              min_count, min_score, penalty) < threshold:
+                    scored += 1
+                    _undo(n_undo, undo_w, undo_found, undo_support, found, support)
+                    _set(c1, old1, grid, lmask)
+                    ctr[:] = saved
+                    continue
+                n_undo, won = _recheck(True, b, bit, found, support, ctr, stamp, epoch, undo_w,
+                                       undo_found, undo_support, n_undo, starts, lengths, letters,
+                                       weights, flags, word_index, word_ptr, lmask, table, chunks,
+                                       full, budget, reach)
+                changed |= won
+            scored += 1
+            if changed and n_chain_items > 0:
+                ctr[CHAIN_GAP] = _chain_gaps(_found_bits(found), chain_sources, chain_targets,
+                                             chain_adjacency, n_words)
+            new_value, new_ok = _objective(ctr, n_chain_items, min_count, min_score, penalty)
+            if c2 >= 0:
+                threshold = value + temperature * np.log(1.0 - np.random.random())
+            if new_value >= threshold:
+                value, ok = new_value, new_ok
+                if value > best_value[0]:
+                    best_value[0] = value
+                    best_grid[:] = grid
+                if ok and ctr[SCORE] > feasible_value[0]:
+                    feasible_value[0] = ctr[SCORE]
+                    feasible_grid[:] = grid
+                continue
+            _undo(n_undo, undo_w, undo_found, undo_support, found, support)
+            if c2 >= 0:
+                _set(c2, old2, grid, lmask)
+            _set(c1, old1, grid, lmask)
+            ctr[:] = saved
+        stamp[n_words] = epoch
+    return scored

@@ -1,0 +1,276 @@
+"""Anytime local search on every core: worker threads run the compiled annealer.
+
+:func:`search` starts one thread per worker (numba releases the GIL, so they run in
+parallel), each with its own chains and random stream, and watches them from the calling
+thread: every new best grid that meets the question's constraints is re-scored by the
+finder and checked against the question (:func:`exactgrid.verify.check_grid`) before it is
+reported; the search ends at the time limit, at Ctrl-C or SIGTERM (the best answer so far is
+kept), or when a callback says so.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..grid import Grid
+from ..stopping import interruption, leave_signals_to_the_main_thread
+from ..verify import GridCheck, check_grid
+from . import kernel
+from .problem import ChainStates, SearchProblem, grid_codes, grid_text
+
+SLICE_SECONDS = 0.1
+"""A worker returns to Python about this often (to share its best, and to see a stop)."""
+
+CHAINS_PER_WORKER = 16
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """The annealer's settings: temperatures are in points of the objective (weights)."""
+
+    sweep: int = 20_000
+    """Proposals per chain from hot to cold, before it restarts from the best grid."""
+    hot: float = 0.5
+    """Start temperature, as a fraction of the mean word weight."""
+    cold: float = 0.03
+    """End temperature, as a fraction of the mean word weight."""
+    swap_share: float = 0.2
+    kick: int = 3
+    """Random letters set when a chain restarts from the best grid."""
+    penalty: float = 1.5
+    """The cost of one violation (a required word missing, a forbidden word present, a word short
+    of ``min_count`` or of a chain), as a multiple of the largest word weight: more than any
+    one word can bring, so that the search settles where the constraints hold."""
+
+
+@dataclass(frozen=True)
+class Improvement:
+    """A better grid meeting the question, checked by the finder, and when it was found."""
+
+    grid: str
+    score: int
+    words: tuple[str, ...]
+    elapsed: float
+    cpu_seconds: float
+    worker: int
+    proposals: int
+
+
+@dataclass
+class SearchStats:
+    """How far a search has got (for progress displays)."""
+
+    elapsed: float = 0.0
+    cpu_seconds: float = 0.0
+    proposals: int = 0
+    best_score: int | None = None
+    best_words: int = 0
+    improvements: int = 0
+    time_limit: float | None = None
+
+    @property
+    def rate(self) -> float:
+        """Proposals scored per second of wall time."""
+        return self.proposals / self.elapsed if self.elapsed > 0 else 0.0
+
+
+@dataclass
+class SearchResult:
+    """The best grid found that meets the question (``best`` None when none was), with the
+    finder's check of it, every improvement, and what ended the search."""
+
+    best: GridCheck | None
+    improvements: list[Improvement] = field(default_factory=list)
+    stats: SearchStats = field(default_factory=SearchStats)
+    stopped_by: str = "time limit"
+    closest: str | None = None
+    """When no grid met the question: the grid that came closest (by penalised value)."""
+
+
+class _Worker:
+    """One thread's chains; its bests are read by the main thread between slices."""
+
+    def __init__(self, problem: SearchProblem, schedule: Schedule, seed: int, index: int,
+                 start: np.ndarray | None, chains: int) -> None:
+        self.problem = problem
+        self.index = index
+        self.seed = seed
+        rng = np.random.default_rng(seed)
+        grids = problem.random_grids(chains, rng)
+        if start is not None:
+            grids[:] = start
+        self.states = ChainStates.start(problem, grids)
+        mean = float(problem.weights.mean()) if len(problem.weights) else 1.0
+        self.hot, self.cold = schedule.hot * mean, schedule.cold * mean
+        self.penalty = int(schedule.penalty * (int(problem.weights.max()) if len(problem.weights) else 1))
+        self.schedule = schedule
+        self.best_grid = grids[0].copy()
+        self.best_value = np.array([np.iinfo(np.int64).min], dtype=np.int64)
+        self.feasible_grid = grids[0].copy()
+        self.feasible_value = np.array([-1], dtype=np.int64)
+        self.proposals = 0
+        self.cpu = 0.0
+        self.steps = 200
+        self.error: BaseException | None = None
+        self.lock = threading.Lock()
+        self.shared: tuple[np.ndarray, int] | None = None  # another worker's better grid, to restart from
+        for k in range(chains):  # the starting grids count
+            self._note(k)
+
+    def _note(self, k: int) -> None:
+        ctr = self.states.counters[k]
+        p = self.problem
+        value, ok = kernel._objective(ctr, len(p.chain_sources), p.min_count, p.min_score, self.penalty)
+        if value > self.best_value[0]:
+            self.best_value[0] = value
+            self.best_grid[:] = self.states.grids[k]
+        if ok and ctr[kernel.SCORE] > self.feasible_value[0]:
+            self.feasible_value[0] = ctr[kernel.SCORE]
+            self.feasible_grid[:] = self.states.grids[k]
+
+    def run(self, stop: threading.Event) -> None:
+        leave_signals_to_the_main_thread()
+        try:
+            kernel.seed_threads(self.seed)
+            while not stop.is_set():
+                self.slice()
+        except BaseException as err:  # reported by the main thread
+            self.error = err
+            stop.set()
+
+    def slice(self) -> None:
+        """Anneal every chain for a slice of about :data:`SLICE_SECONDS`."""
+        p, st, sc = self.problem, self.states, self.schedule
+        with self.lock:
+            if self.shared is not None:
+                self.best_grid[:], self.best_value[0] = self.shared
+                self.shared = None
+        wall, cpu = time.perf_counter(), time.thread_time()
+        with self.lock:
+            scored = kernel.anneal(
+                st.grids, st.lmasks, st.founds, st.supports, st.counters, st.stamps, self.best_grid,
+                self.best_value, self.feasible_grid, self.feasible_value, self.steps, sc.sweep, self.hot,
+                self.cold, sc.swap_share, sc.kick, p.letter_cdf, p.fixed, p.starts, p.lengths, p.letters,
+                p.weights, p.flags, p.word_index, p.word_ptr, p.table, p.chunks, p.full, p.budget,
+                p.chain_sources, p.chain_targets, p.chain_adjacency, p.min_count, p.min_score, self.penalty)
+        spent = time.perf_counter() - wall
+        self.cpu += time.thread_time() - cpu
+        self.proposals += int(scored)
+        if spent > 0:  # aim at one slice per SLICE_SECONDS
+            self.steps = int(min(max(self.steps * SLICE_SECONDS / spent, 10), 1_000_000))
+
+    def snapshot(self) -> tuple[int, str | None, int, str]:
+        """(feasible score or -1, its grid, penalised best value, its grid), consistently."""
+        with self.lock:
+            feasible = int(self.feasible_value[0])
+            return (feasible, grid_text(self.feasible_grid) if feasible >= 0 else None,
+                    int(self.best_value[0]), grid_text(self.best_grid))
+
+
+def default_workers() -> int:
+    """One worker per core this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def search(problem: SearchProblem, time_limit: float | None = 60.0, workers: int | None = None,
+           seed: int = 0, start: str | None = None, schedule: Schedule | None = None,
+           on_improvement: Callable[[Improvement], None] | None = None,
+           on_progress: Callable[[SearchStats], None] | None = None, progress_every: float = 0.5,
+           should_stop: Callable[[], bool] | None = None, max_proposals: int | None = None) -> SearchResult:
+    """Anneal on ``workers`` threads until ``time_limit`` seconds (None: until stopped),
+    Ctrl-C/SIGTERM, ``should_stop()`` or ``max_proposals``; the best grid meeting the question.
+
+    Every improvement is checked by the finder before ``on_improvement`` hears of it.
+    ``start`` (grid letters) seeds every chain of every worker.
+    """
+    schedule = schedule or Schedule()
+    workers = workers or default_workers()
+    start_codes = None
+    if start is not None:
+        start_codes = grid_codes(start)
+        keep = problem.fixed >= 0
+        start_codes[keep] = problem.fixed[keep]
+    pool = [_Worker(problem, schedule, seed * 1009 + i, i, start_codes, CHAINS_PER_WORKER) for i in range(workers)]
+    stop = threading.Event()
+    threads = [threading.Thread(target=w.run, args=(stop,), name=f"exactgrid-solve-{i}", daemon=True)
+               for i, w in enumerate(pool)]
+    result = SearchResult(best=None, stats=SearchStats(time_limit=time_limit))
+    began = time.perf_counter()
+    best_checked = -1
+    best_value = np.iinfo(np.int64).min
+    last_progress = 0.0
+
+    def collect() -> None:
+        nonlocal best_checked, best_value
+        stats = result.stats
+        stats.elapsed = time.perf_counter() - began
+        stats.proposals = sum(w.proposals for w in pool)
+        stats.cpu_seconds = sum(w.cpu for w in pool)
+        leader = None
+        for w in pool:
+            feasible, grid, value, closest = w.snapshot()
+            if value > best_value:
+                best_value, leader = value, (w, closest)
+                result.closest = closest
+            if grid is not None and feasible > best_checked:
+                check = check_grid(problem.question, Grid(problem.question.board, grid))
+                if not check.ok or check.score.total != feasible:
+                    raise AssertionError(f"the search kernel reported {grid} at {feasible:,}, but the "
+                                         f"finder says {check.score.total:,} {check.problems}")
+                best_checked = feasible
+                result.best = check
+                found = tuple(sorted(check.score.words))
+                improvement = Improvement(grid, feasible, found, stats.elapsed, stats.cpu_seconds, w.index,
+                                          stats.proposals)
+                result.improvements.append(improvement)
+                stats.best_score, stats.best_words, stats.improvements = feasible, len(found), len(result.improvements)
+                if on_improvement is not None:
+                    on_improvement(improvement)
+        if leader is not None and len(pool) > 1:  # the others restart from the new leader
+            codes = grid_codes(leader[1])
+            for w in pool:
+                if w is not leader[0]:
+                    with w.lock:
+                        w.shared = (codes, best_value)
+
+    try:
+        for t in threads:
+            t.start()
+        while True:
+            time.sleep(0.05)
+            collect()
+            if any(w.error for w in pool):
+                break
+            now = result.stats.elapsed
+            if on_progress is not None and now - last_progress >= progress_every:
+                last_progress = now
+                on_progress(result.stats)
+            if time_limit is not None and now >= time_limit:
+                result.stopped_by = "time limit"
+                break
+            if max_proposals is not None and result.stats.proposals >= max_proposals:
+                result.stopped_by = "proposals"
+                break
+            if should_stop is not None and should_stop():
+                result.stopped_by = "asked to stop"
+                break
+    except KeyboardInterrupt as exc:
+        result.stopped_by = interruption(exc)
+    finally:
+        stop.set()
+        for t in threads:
+            t.join()
+    errors = [w.error for w in pool if w.error is not None]
+    if errors:
+        raise errors[0]
+    collect()
+    return result

@@ -1,0 +1,120 @@
+"""``eg.solve`` against brute force on small boards, and its answers against the finder.
+
+The brute force scores every grid over the word list's own letters (a letter no word uses is
+never better than one that some word uses, so the optimum is among those grids), with the
+batch scorer, and applies the constraints with the finder's verdicts.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+import exactgrid as eg
+from exactgrid.fastscore import Scorer
+from exactgrid.question import Chain, Question
+from exactgrid.solve import SolveError
+from exactgrid.words import parse_word_list
+
+WORDS = parse_word_list("ABBA,40\nCAB,25\nDAD,30\nBAD,20\nACDC,60\nCADD,35\nDAB,15\nABACA,70\nBCD,10\n",
+                        name="abcd")
+PROPOSALS = 150_000
+
+
+def _brute_force(question: Question) -> int:
+    """The best score of any grid meeting ``question`` (-1 if none)."""
+    board = question.board
+    scorer = Scorer(board, question.words, question.budget)
+    letters = sorted({ch for w in question.words.words for ch in w})
+    codes = np.array([ord(ch) - 65 for ch in letters], dtype=np.uint8)
+    grids = np.array(list(itertools.product(range(len(letters)), repeat=board.size)), dtype=np.intp)
+    totals, found = scorer.score_batch(codes[grids])
+    index = {w: i for i, w in enumerate(question.words.words)}
+    ok = np.ones(len(grids), dtype=bool)
+    for word in question.required_words:
+        ok &= found[:, index[word]]
+    for word in question.forbidden:
+        ok &= ~found[:, index[word]]
+    for cell, letter in question.fixed.items():
+        ok &= codes[grids[:, cell]] == ord(letter) - 65
+    if question.min_count is not None:
+        ok &= found.sum(axis=1) >= question.min_count
+    if question.min_score is not None:
+        ok &= totals >= question.min_score
+    for chain in question.chains:
+        rows = np.flatnonzero(ok)
+        for r in rows:
+            present = [w for w in question.words.words if found[r, index[w]]]
+            ok[r] = chain.path(present) is not None
+    return int(totals[ok].max()) if ok.any() else -1
+
+
+CHAIN = Chain(("ABBA",), ("CADD",), frozenset({("ABBA", "DAB"), ("DAB", "DAD"), ("DAD", "CADD"), ("ABBA", "BAD")}))
+QUESTIONS = [
+    pytest.param(Question(eg.Board(3, 3), words=WORDS), id="free"),
+    pytest.param(Question(eg.Board(3, 3), words=WORDS, forbidden=["ACDC", "ABACA"]), id="forbid"),
+    pytest.param(Question(eg.Board(3, 3), words=WORDS, required=["BCD", "DAD"], fixed={4: "C"}), id="require-fix"),
+    pytest.param(Question(eg.Board(2, 4), words=WORDS, min_count=6), id="count"),
+    pytest.param(Question(eg.Board(3, 3), words=WORDS, budget=0, chains=(CHAIN,)), id="chain-exact"),
+    pytest.param(Question(eg.Board(3, 3, "rook"), words=WORDS, forbidden=["DAD"], min_score=150), id="rook-score"),
+]
+
+
+@pytest.mark.parametrize("question", QUESTIONS)
+def test_solve_finds_the_brute_force_optimum(question: Question) -> None:
+    best = _brute_force(question)
+    seen: list[eg.solve.Improvement] = []
+    answer = eg.solve(question, time_limit=None, max_proposals=PROPOSALS, workers=1, seed=3,
+                      on_improvement=seen.append)
+    assert best >= 0
+    assert answer.verdict == eg.Verdict.FITS
+    assert answer.score == best
+    assert answer.check.ok
+    for improvement in seen:  # every grid reported scores what it says, by the finder
+        assert eg.score(improvement.grid, WORDS, question.budget, shape=question.board.shape_name,
+                        moves=question.board.moves).total == improvement.score
+    assert [i.score for i in seen] == sorted({i.score for i in seen})
+
+
+def test_an_impossible_question_is_unknown_with_the_closest_grid() -> None:
+    question = Question(eg.Board(2, 2), words=WORDS, required=["ABACA", "ACDC", "CADD"], budget=0)
+    answer = eg.solve(question, time_limit=None, max_proposals=20_000, workers=1)
+    assert answer.verdict == eg.Verdict.UNKNOWN
+    assert answer.grid is None and answer.score == 0
+    assert answer.closest is not None and len(answer.closest) == 4
+
+
+def test_awards_are_hard_constraints_and_the_checklist_passes() -> None:
+    answer = eg.solve(eg.Question(eg.Board(5, 5)), awards=["PA", "NOCAL"], time_limit=None,
+                      max_proposals=1_000_000, workers=2, seed=1)
+    assert answer.verdict == eg.Verdict.FITS
+    assert answer.checklist is not None and answer.checklist.passed
+    result, verdict = eg.check(answer.grid.letters, answer.checklist.checklist)
+    assert verdict.passed and result.total == answer.score
+    assert "PENNSYLVANIA" in result.words and "CALIFORNIA" not in result.words
+
+
+def test_start_grid_and_fixed_cells() -> None:
+    question = Question(eg.Board(3, 3), fixed={0: "T"})
+    answer = eg.solve(question, start="thoainesl", time_limit=None, max_proposals=50_000, workers=1)
+    assert answer.grid.letters[0] == "T"
+    assert answer.score >= 32_913_047  # the start grid's own score
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"question": Question(eg.Board(3, 3), path_rule="simple")}, "simple paths"),
+    ({"question": Question(eg.Board(3, 3), required=["OHIO:exact"])}, "pinned spelling"),
+    ({"question": Question(eg.Board(9, 9))}, "64 cells"),
+    ({"question": Question(eg.Board(3, 3)), "workers": 0}, "workers"),
+    ({"question": Question(eg.Board(3, 3)), "start": "abc"}, "9 letters"),
+    ({"question": Question(eg.Board(3, 3)), "awards": ["XYZ"]}, "unknown checklist item"),
+])
+def test_bad_input_is_one_clear_error(kwargs: dict, message: str) -> None:
+    with pytest.raises(eg.InputError, match=message):
+        eg.solve(time_limit=1, **kwargs)
+
+
+def test_solve_error_is_an_input_error() -> None:
+    assert issubclass(SolveError, eg.InputError)

@@ -1,0 +1,104 @@
+"""The compiled search kernel against the finder: every incremental score is exact.
+
+Chains anneal for a while (every proposal changes letters, rechecks some words and may be
+undone); afterwards each chain's found words, score and constraint counters must equal what
+the batch scorer and the finder say of its grid, on several boards, budgets and word lists.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from exactgrid.data.us import us_states
+from exactgrid.fastscore import Scorer
+from exactgrid.geometry import Board
+from exactgrid.question import Chain, Question
+from exactgrid.solve import kernel
+from exactgrid.solve.problem import ChainStates, SearchProblem, grid_text
+from exactgrid.words import parse_word_list
+
+SMALL_WORDS = parse_word_list("\n".join(["OHIO", "IOWA", "UTAH", "IDAHO", "MAINE", "TEXAS", "NEVADA", "HAWAII",
+                                         "ALASKA", "KANSAS", "OREGON", "ILLINOIS"]), name="small")
+
+
+def _anneal(problem: SearchProblem, states: ChainStates, steps: int, hot: float, seed: int) -> None:
+    kernel.seed_threads(seed)
+    best = states.grids[0].copy()
+    best_value = np.array([np.iinfo(np.int64).min], dtype=np.int64)
+    feasible = states.grids[0].copy()
+    feasible_value = np.array([-1], dtype=np.int64)
+    p = problem
+    kernel.anneal(states.grids, states.lmasks, states.founds, states.supports, states.counters, states.stamps,
+                  best, best_value, feasible, feasible_value, steps, 500, hot, hot / 20, 0.3, 2, p.letter_cdf,
+                  p.fixed, p.starts, p.lengths, p.letters, p.weights, p.flags, p.word_index, p.word_ptr, p.table,
+                  p.chunks, p.full, p.budget, p.chain_sources, p.chain_targets, p.chain_adjacency, p.min_count,
+                  p.min_score, 1000)
+
+
+def _agree(problem: SearchProblem, states: ChainStates) -> None:
+    q = problem.question
+    scorer = Scorer(q.board, q.words, q.budget)
+    for k in range(len(states.grids)):
+        grid = grid_text(states.grids[k])
+        expected = set(scorer.found_words(grid))
+        found = {w for w, state in zip(problem.words, states.founds[k], strict=True) if state >= 0}
+        assert found == expected, grid
+        ctr = states.counters[k]
+        assert ctr[kernel.SCORE] == scorer.score_one(grid)
+        assert ctr[kernel.FOUND] == len(expected)
+        assert ctr[kernel.MISSING] == len(set(q.required_words) - expected)
+        assert ctr[kernel.PRESENT] == len(set(q.forbidden) & expected)
+        gaps = ctr[kernel.CHAIN_GAP]
+        assert (gaps == 0) == all(chain.path(expected) is not None for chain in q.chains)
+        for cell, letter in q.fixed.items():
+            assert grid[cell] == letter
+
+
+CASES = [
+    pytest.param(Question(Board(5, 5)), id="5x5-king-us"),
+    pytest.param(Question(Board(4, 4, "rook"), budget=1, words=SMALL_WORDS), id="4x4-rook-small"),
+    pytest.param(Question(Board(3, 4), budget=2, words=SMALL_WORDS), id="3x4-budget2"),
+    pytest.param(Question(Board(3, 3), budget=0), id="3x3-exact"),
+    pytest.param(Question(Board.from_edges(12, [(a, b) for a in range(12) for b in range(a + 1, 12)
+                                                if a // 3 != b // 3]), words=SMALL_WORDS), id="custom-box"),
+    pytest.param(Question(Board(5, 5), required=["OHIO", "TEXAS"], forbidden=["IOWA", "UTAH"],
+                          fixed={0: "O", 12: "A"}, min_count=3), id="constraints"),
+    pytest.param(Question(Board(4, 4), chains=(Chain(("MAINE",), ("OHIO", "UTAH"),
+                                                     frozenset({("MAINE", "IOWA"), ("IOWA", "OHIO"),
+                                                                ("IOWA", "UTAH")})),)), id="chain"),
+]
+
+
+@pytest.mark.parametrize("question", CASES)
+def test_incremental_scores_equal_the_finder(question: Question) -> None:
+    problem = SearchProblem.build(question)
+    rng = np.random.default_rng(7)
+    states = ChainStates.start(problem, problem.random_grids(12, rng))
+    _agree(problem, states)
+    for round_ in range(3):  # hot (many accepted changes), then colder
+        _anneal(problem, states, 400, 3_000_000 / (1 + 10 * round_), seed=round_)
+        _agree(problem, states)
+
+
+def test_dilation_on_a_board_of_64_cells_uses_the_table() -> None:
+    problem = SearchProblem.build(Question(Board(8, 8), words=SMALL_WORDS))
+    assert problem.chunks == 8  # shifts would touch the sign bit
+    states = ChainStates.start(problem, problem.random_grids(4, np.random.default_rng(1)))
+    _anneal(problem, states, 300, 1_000_000, seed=3)
+    _agree(problem, states)
+
+
+def test_us_states_list_is_the_default() -> None:
+    assert SearchProblem.build(Question(Board(3, 3))).words == us_states().words
+
+
+def test_chain_gap_counts_the_words_a_chain_still_needs() -> None:
+    # a line A - B - C - D, source A, target D; bit i = word i
+    adjacency = np.array([0b0010, 0b0101, 0b1010, 0b0100], dtype=np.int64)
+    gap = kernel._chain_gap
+    assert gap(np.int64(0b1111), np.int64(0b0001), np.int64(0b1000), adjacency, 4) == 0
+    assert gap(np.int64(0b1011), np.int64(0b0001), np.int64(0b1000), adjacency, 4) == 1
+    assert gap(np.int64(0b0000), np.int64(0b0001), np.int64(0b1000), adjacency, 4) == 4
+    assert gap(np.int64(0b1001), np.int64(0b0001), np.int64(0b1000), adjacency, 4) == 2
+    assert gap(np.int64(0b1111), np.int64(0b0001), np.int64(0b1000), np.zeros(4, dtype=np.int64), 4) == 5
