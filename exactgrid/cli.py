@@ -60,6 +60,7 @@ from .stopping import interruption, leave_signals_to_the_main_thread, stop_on_si
 
 if TYPE_CHECKING:
     from .encode import Encoding
+    from .question import Question
 
 
 class BadInput(click.ClickException):
@@ -170,6 +171,32 @@ def _print_json(data: dict[str, Any]) -> None:
     click.echo(json.dumps(data, indent=2))
 
 
+def award_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """--checklist, --award and --water-borders: checklist items as hard constraints."""
+    decorators = [
+        click.option("--checklist", "checklist_path", metavar="FILE", default=None,
+                     help="Every item of this checklist TOML is a constraint."),
+        click.option("--award", multiple=True, metavar="KEY",
+                     help="An item of the checklist (default: the Altered States 2 awards) that must be met: "
+                          "20S, 200M, PA, M8, 4C, NOCAL, C2C, QUALIFY (repeatable)."),
+        click.option("--water-borders", is_flag=True,
+                     help="Chains (C2C) may also cross the three water-only borders."),
+    ]
+    for decorate in reversed(decorators):
+        command = decorate(command)
+    return command
+
+
+def _with_awards(question: Question, checklist_path: str | None, awards: tuple[str, ...],
+                 water_borders: bool) -> Question:
+    from .question import checklist_question, choose_checklist
+
+    chosen = choose_checklist(checklist_path, awards)
+    if chosen is None:
+        return question
+    return checklist_question(question, chosen, True if water_borders else None)
+
+
 # --------------------------------------------------------------------------- commands
 
 
@@ -278,6 +305,7 @@ def _read_cells(text: str | None) -> str | None:
 @click.option("--symmetry-breaking/--no-symmetry-breaking", default=False, show_default=True,
               help="Lex-leader symmetry breaking over the shape's symmetries (no fixed cells). Off by "
                    "default: measured, it slowed every solver on the fitting questions.")
+@award_options
 @click.option("--backend", default=None, metavar="NAME", help="Solver backend (see 'exactgrid backends').")
 @click.option("--time-limit", type=Seconds(), default=60.0, show_default=True, metavar="SECONDS",
               help="Give up with UNKNOWN (exit 3) after this long.")
@@ -297,6 +325,7 @@ def _read_cells(text: str | None) -> str | None:
 def fit_command(ctx: click.Context, requirements: tuple[str, ...], instance: str | None, forbid: tuple[str, ...],
                 cells: str | None, optional: tuple[str, ...], min_score: int | None, min_count: int | None,
                 shape: str, moves: str, path_rule: str, budget: int, words: str | None, symmetry_breaking: bool,
+                checklist_path: str | None, award: tuple[str, ...], water_borders: bool,
                 backend: str | None, time_limit: float, seed: int, explain: bool, write_cnf: str | None,
                 write_wcnf: str | None, write_lp: str | None, write_mps: str | None, progress: bool | None,
                 as_json: bool) -> None:
@@ -311,11 +340,12 @@ def fit_command(ctx: click.Context, requirements: tuple[str, ...], instance: str
       ILLINOIS:2=N        letter 2 altered to N
       ILLINOIS=INLINOIS   spelled exactly so
     States may be given as names ("New York"), keys (NEWYORK) or postal codes (NY).
+    --award and --checklist add checklist items as constraints (C2C as a chain over borders).
     """
     from .backends import get_backend
     from .encode import EncodingTimeout, encode
     from .fit import FitAnswer, ModelSize, Verdict, fit, model_size
-    from .question import LIST_ARGUMENTS, build_question, load_instance
+    from .question import ASKS_NOTHING, LIST_ARGUMENTS, build_question, load_instance
     from .render import fit_dict, fit_text
 
     arguments: dict[str, Any] = dict(requirements=requirements, forbid=forbid, optional=optional,
@@ -323,12 +353,15 @@ def fit_command(ctx: click.Context, requirements: tuple[str, ...], instance: str
                                      path_rule=path_rule, budget=budget, symmetry_breaking=symmetry_breaking,
                                      words=words, cells=[_read_cells(cells)] if cells is not None else [])
     if instance is None:
-        spec = build_question(**arguments)
+        spec = build_question(**arguments, allow_empty=bool(award or checklist_path))
     else:
         # The file is the base; words on the command line add to it, options given there win.
         given = {key: value for key, value in arguments.items()
                  if key in LIST_ARGUMENTS or ctx.get_parameter_source(key) == click.core.ParameterSource.COMMANDLINE}
         spec = load_instance(instance, **given).question
+    spec = _with_awards(spec, checklist_path, award, water_borders)
+    if not spec.asks_something:
+        raise BadInput(ASKS_NOTHING)
     solver = get_backend(backend)
     started = time.monotonic()
     encoding = None
@@ -403,6 +436,136 @@ def _ticker(label: str, time_limit: float, enabled: bool) -> Iterator[None]:
 def _stderr_is_terminal() -> bool:
     stream = click.get_text_stream("stderr")
     return bool(getattr(stream, "isatty", lambda: False)())
+
+
+SOLVE_EXIT = {"fits": 0, "unknown": 3}
+
+
+@cli.command("solve")
+@click.argument("requirements", nargs=-1, metavar="[REQUIREMENT]...")
+@click.option("--forbid", multiple=True, metavar="WORD", help="A word that must not appear at all (repeatable).")
+@click.option("--cells", metavar="FILE|ROWS", default=None,
+              help="Fixed cells: rows of letters with '.' for free cells, as a file or inline 'P.NN./.....'.")
+@click.option("--min-score", type=click.IntRange(min=0), default=None, metavar="N",
+              help="The grid must score at least N.")
+@click.option("--min-count", type=click.IntRange(min=0), default=None, metavar="N",
+              help="The grid must hold at least N words.")
+@award_options
+@click.option("--shape", metavar="RxC", default="5x5", show_default=True, help="Grid shape.")
+@click.option("--moves", type=click.Choice(MOVE_RULES), default="king", show_default=True)
+@click.option("--budget", type=click.IntRange(min=0), default=1, show_default=True, metavar="K",
+              help="Letters that may be altered per word.")
+@click.option("--words", "words", metavar="FILE|us-states", default=None,
+              help="Word list: a file (one word a line, or word,weight as CSV/TSV) or us-states (default).")
+@click.option("--time-limit", type=Seconds(), default=60.0, show_default=True, metavar="SECONDS",
+              help="Stop after this long with the best grid so far (so do Ctrl-C and SIGTERM).")
+@click.option("--workers", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Search threads (default: one per core).")
+@click.option("--seed", type=click.IntRange(0, 2**31 - 1), default=0, show_default=True)
+@click.option("--start", "start", metavar="GRID", default=None, help="Improve this grid (letters or a file).")
+@click.option("--out", "out", metavar="FILE", default=None,
+              help="Append every improvement to FILE as a JSON line (grid, score, states, awards, elapsed, worker).")
+@click.option("--progress/--no-progress", default=None,
+              help="Live progress on stderr (default: a status line on a terminal, plain lines otherwise).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+@click.pass_context
+def solve_command(ctx: click.Context, requirements: tuple[str, ...], forbid: tuple[str, ...], cells: str | None,
+                  min_score: int | None, min_count: int | None, checklist_path: str | None, award: tuple[str, ...],
+                  water_borders: bool, shape: str, moves: str, budget: int, words: str | None, time_limit: float,
+                  workers: int | None, seed: int, start: str | None, out: str | None, progress: bool | None,
+                  as_json: bool) -> None:
+    """The highest-scoring grid found in --time-limit: every word of the list scores its weight
+    (population); REQUIREMENTs, --forbid, --cells, --min-score/--min-count and the awards asked
+    for (--award, --checklist) are hard constraints. Prints the best grid like 'score', with its
+    checklist (exit 0), or UNKNOWN when no grid met the constraints (exit 3).
+    """
+    from .question import build_question, choose_checklist
+    from .render import solve_dict, solve_text
+    from .solve import solve
+
+    question = build_question(requirements=requirements, forbid=forbid, min_score=min_score, min_count=min_count,
+                              shape=shape, moves=moves, budget=budget, words=words, allow_empty=True,
+                              cells=[_read_cells(cells)] if cells is not None else [])
+    checklist = choose_checklist(checklist_path, award)
+    start_grid = read_grid_argument(start, shape, moves) if start is not None else None
+    report = _SolveReport(out, question.words.name == us_states().name,
+                          _stderr_is_terminal() if progress is None else progress, _stderr_is_terminal())
+    with report:
+        answer = solve(question, checklist=checklist, water_borders=True if water_borders else None,
+                       time_limit=time_limit, workers=workers, seed=seed, start=start_grid,
+                       on_improvement=report.improvement,
+                       on_progress=report.progress)
+    if as_json:
+        _print_json(solve_dict(answer))
+    else:
+        click.echo(solve_text(answer))
+    ctx.exit(SOLVE_EXIT[answer.verdict])
+
+
+class _SolveReport:
+    """Where a search's news goes: improvements to the --out file (JSON lines), progress to
+    stderr (one status line rewritten in place on a terminal, plain lines otherwise)."""
+
+    def __init__(self, out: str | None, us: bool, show: bool, terminal: bool) -> None:
+        self.path = out
+        self.us = us
+        self.show = show
+        self.terminal = terminal
+        self.file: Any = None
+        self.stream = click.get_text_stream("stderr")
+        self.last_plain = 0.0
+
+    def __enter__(self) -> _SolveReport:
+        if self.path is not None:
+            try:
+                self.file = open(self.path, "a", encoding="utf-8")  # noqa: SIM115 (closed in __exit__)
+            except OSError as exc:
+                raise BadInput(f"cannot write {self.path!r}: {exc.strerror or exc}") from None
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.file is not None:
+            self.file.close()
+        if self.show and self.terminal:
+            with contextlib.suppress(OSError):
+                self.stream.write("\r\033[K")
+                self.stream.flush()
+
+    def awards(self, words: Any, total: int) -> list[str]:
+        """The default checklist's items that a set of found states meets (US states only)."""
+        if not self.us:
+            return []
+        verdict = evaluate(default_checklist(), words, total)
+        return [r.key for r in verdict.items if r.passed]
+
+    def improvement(self, found: Any) -> None:
+        """Append an improvement (already checked by the finder) to the --out file."""
+        if self.file is None:
+            return
+        awards = self.awards(found.words, found.score)
+        line = {"grid": found.grid, "score": found.score, "states" if self.us else "words": list(found.words),
+                "awards": awards, "elapsed": round(found.elapsed, 3), "cpu_seconds": round(found.cpu_seconds, 3),
+                "worker": found.worker}
+        self.file.write(json.dumps(line) + "\n")
+        self.file.flush()
+
+    def progress(self, stats: Any) -> None:
+        """Show the status line: in place on a terminal, else as a plain line every 10 s."""
+        from .render import search_progress_line
+
+        if not self.show:
+            return
+        line = search_progress_line(stats, self.awards(stats.best_found, stats.best_score or 0))
+        with contextlib.suppress(OSError):
+            if self.terminal:
+                self.stream.write("\r\033[K" + line)
+            else:
+                now = time.monotonic()
+                if now - self.last_plain < 10:
+                    return
+                self.last_plain = now
+                self.stream.write(line + "\n")
+            self.stream.flush()
 
 
 @cli.command("fit-many")

@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from .grid import Grid
 from .inputs import InputError
 from .model import BoolModel
-from .question import Question, SpecError
+from .question import Chain, Question, SpecError
 
 TRUE = 0  # a layer entry that is constantly true (no variable)
 
@@ -179,7 +179,7 @@ def modelled_alphabet(spec: Question) -> tuple[tuple[str, ...], str | None]:
             used.update(req.spelled)
         if req.letter:
             used.add(req.letter)
-    for word in (*spec.forbidden, *spec.optional):
+    for word in (*spec.forbidden, *spec.optional, *(w for chain in spec.chains for w in chain.nodes)):
         used.update(word)
     used.update(spec.fixed.values())
     spare = [ch for ch in string.ascii_uppercase if ch not in used]
@@ -460,6 +460,56 @@ class _Encoder:
         if len(present) > self.board.size:
             model.add_linear(list(present.values()), None, "<=", self.board.size, name="letters_fit")
 
+    def chain(self, chain: Chain, found_vars: dict[str, int]) -> None:
+        """Some found words link a source to a target (coast to coast), as layered reachability.
+
+        ``r[k][v]``: word v is found and reached from a found source in at most k links, each
+        through found words: ``r[0][s] -> y_s`` for a source s, ``r[k][v] -> y_v`` and
+        ``r[k][v] -> r[k-1][v] or OR r[k-1][u]`` over the words u linked to v; then one of
+        ``r[K][t]`` over the targets, K = words - 1 (a chain visits each word once at most).
+        Layers count up, so no word supports itself in a cycle, and ``r[k][v]`` is created only
+        when v is k links or fewer from a source in the whole graph. ``y_v`` is an optional word's
+        found variable, or a new one (``y -> the word is spelled``): sound both ways, as for
+        targets. Forbidden words are left out of the graph.
+        """
+        model = self.model
+        forbidden = set(self.spec.forbidden)
+        nodes = [w for w in chain.nodes if w not in forbidden]
+        near: dict[str, list[str]] = {w: [] for w in nodes}
+        for a, b in sorted(chain.links):
+            if a in near and b in near:
+                near[a].append(b)
+                near[b].append(a)
+        found: dict[str, int] = {}
+
+        def y(word: str) -> int:
+            if word not in found:
+                if word in found_vars:
+                    found[word] = found_vars[word]
+                else:
+                    found[word] = model.new_var(f"chain_found_{word}")
+                    self.want(f"chain_{word}", word, None, guard=found[word])
+            return found[word]
+
+        layer: dict[str, int] = {}
+        for word in chain.sources:
+            if word in near:
+                layer[word] = model.new_var(f"{chain.label}_reach0_{word}")
+                model.add_clause([-layer[word], y(word)])
+        for k in range(1, len(nodes)):
+            self.tick()
+            nxt: dict[str, int] = {}
+            for word in nodes:
+                support = [layer[u] for u in (word, *near[word]) if u in layer]
+                if not support:
+                    continue
+                lit = model.new_var(f"{chain.label}_reach{k}_{word}")
+                model.add_clause([-lit, y(word)])
+                model.add_clause([-lit, *support])
+                nxt[word] = lit
+            layer = nxt
+        model.add_clause([layer[t] for t in chain.targets if t in layer])
+
     def symmetry_breaking(self) -> None:
         """Lex-leader: the grid is lexicographically least among its symmetric images."""
         model = self.model
@@ -524,6 +574,8 @@ def encode(spec: Question, letter_presence: bool = True, deadline: float | None 
                 counted_required[word] = model.new_var(f"found_{word}")
                 enc.want(f"count_{word}", word, None, guard=counted_required[word])
         _add_targets(model, spec, found_vars, counted_required)
+    for chain in spec.chains:
+        enc.chain(chain, found_vars)
     if spec.symmetry_breaking:
         enc.symmetry_breaking()
     enc.tick()

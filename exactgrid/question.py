@@ -23,7 +23,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, Literal
 
-from .awards import Checklist
+from .awards import Checklist, default_checklist, load_checklist
 from .awards.chains import border_graph
 from .data import BUILTIN_LISTS, word_list
 from .data.us import us_states
@@ -357,6 +357,21 @@ class Question:
         return replace(self, **changes)
 
 
+def choose_checklist(checklist: Checklist | str | Path | None = None, awards: Iterable[str] = ()) -> Checklist | None:
+    """The checklist asked for: a Checklist, a TOML file, or (None) the default Altered States 2
+    awards; narrowed to the item keys in ``awards`` when given. None when neither is given."""
+    awards = tuple(awards)
+    if checklist is None and not awards:
+        return None
+    if checklist is None:
+        chosen = default_checklist()
+    elif isinstance(checklist, Checklist):
+        chosen = checklist
+    else:
+        chosen = load_checklist(checklist)
+    return chosen.select(awards) if awards else chosen
+
+
 def checklist_question(question: Question, checklist: Checklist, water_borders: bool | None = None) -> Question:
     """``question`` with the items of ``checklist`` as hard constraints, exactly: a required item
     requires its states, a forbidden item forbids them, ``min_states`` and ``min_score`` become
@@ -502,14 +517,16 @@ def build_question(
     words: WordList | str | Path | None = None,
     symmetry_breaking: bool = False,
     fixed: Mapping[int, str] | None = None,
+    allow_empty: bool = False,
 ) -> Question:
     """A Question from user-level words, as the CLI and instance files give them.
 
     ``optional`` may contain ``all`` for every word on the list. ``cells`` is one text of
     rows (see :func:`parse_cells`) or several, merged with ``fixed`` ({cell: letter}); they
     must all agree. ``words`` is a WordList, ``"us-states"`` or a word-list file. A question
-    that asks nothing (no requirement, forbid or target) is refused: it is a mistake at the
-    door, though a valid (trivial) :class:`Question` in the library.
+    that asks nothing (no requirement, forbid or target) is refused unless ``allow_empty`` (solve
+    asks for the best grid of any question, and awards may add constraints later): it is a
+    mistake at the door of ``fit``, though a valid (trivial) :class:`Question` in the library.
     """
     words = word_list(words)
     try:
@@ -529,10 +546,13 @@ def build_question(
         fixed=merged, optional=tuple(optional), min_score=min_score, min_count=min_count,
         words=words, symmetry_breaking=symmetry_breaking,
     )
-    if not question.asks_something:
-        raise SpecError("the question asks nothing: give at least one REQUIREMENT, a forbidden word, "
-                        "or a minimum score or count")
+    if not question.asks_something and not allow_empty:
+        raise SpecError(ASKS_NOTHING)
     return question
+
+
+ASKS_NOTHING = ("the question asks nothing: give at least one REQUIREMENT, a forbidden word, an award, "
+                "or a minimum score or count")
 
 
 class Verdict(StrEnum):

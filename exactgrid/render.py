@@ -24,6 +24,7 @@ from .grid import Grid
 
 if TYPE_CHECKING:
     from .fit import FitAnswer
+    from .solve import SearchStats, SolveAnswer
 
 
 def grid_block(grid: Grid) -> str:
@@ -322,4 +323,53 @@ def fit_dict(answer: FitAnswer) -> dict[str, Any]:
         ]
         data["score"] = score_dict(answer.score)
         data.update(grid_dict(answer.grid))
+    return data
+
+
+# --------------------------------------------------------------------------- solve
+
+
+def search_progress_line(stats: SearchStats, awards: Sequence[str] = ()) -> str:
+    """One status line for a running search: best score, words, awards met, improvements,
+    proposals scored per second, elapsed of the limit."""
+    limit = f" / {stats.time_limit:g} s" if stats.time_limit is not None else ""
+    best = "no grid yet" if stats.best_score is None else f"best {stats.best_score:,} ({len(stats.best_found)} words)"
+    met = f" · awards {' '.join(awards)}" if awards else ""
+    return (f"{best}{met} · {stats.improvements} improvements · {stats.rate / 1000:,.0f}k grids/s · "
+            f"{stats.elapsed:.1f} s{limit} (Ctrl-C stops with the best)")
+
+
+def solve_text(answer: SolveAnswer) -> str:
+    """A solve answer as text: how the search went, then the grid as ``score`` shows it, and
+    the checklist when one was asked for (or why there is no grid)."""
+    stats = answer.stats
+    how = (f"{stats.proposals:,} grids scored in {stats.elapsed:.1f} s ({stats.cpu_seconds:.1f} CPU-s), "
+           f"{stats.improvements} improvements; stopped by {answer.stopped_by}")
+    if answer.check is None:
+        closest = f"; closest grid {answer.closest}" if answer.closest else ""
+        return f"UNKNOWN: no grid met the constraints ({how}){closest}"
+    lines = [f"best grid found ({how}), checked by the finder:", score_text(answer.check.score)]
+    if answer.checklist is not None:
+        lines += ["", checklist_table(answer.checklist)]
+    return "\n".join(lines)
+
+
+def solve_dict(answer: SolveAnswer) -> dict[str, Any]:
+    """A solve answer as JSON-ready data: ``verdict``, the ``score`` keys of the grid (when
+    there is one), ``checklist`` (when asked for) and ``search`` (how it went)."""
+    stats = answer.stats
+    data: dict[str, Any] = {"verdict": str(answer.verdict)}
+    if answer.check is not None:
+        data.update(score_dict(answer.check.score))
+    else:
+        data["closest"] = answer.closest
+    if answer.checklist is not None:
+        data["checklist"] = checklist_dict(answer.checklist)
+    data["search"] = {
+        "seconds": round(stats.elapsed, 3), "cpu_seconds": round(stats.cpu_seconds, 3),
+        "proposals": stats.proposals, "improvements": [
+            {"grid": i.grid, "score": i.score, "elapsed": round(i.elapsed, 3), "worker": i.worker}
+            for i in answer.improvements],
+        "stopped_by": answer.stopped_by,
+    }
     return data

@@ -7,11 +7,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..awards import Checklist, ChecklistResult, default_checklist, evaluate, load_checklist
+from ..awards import Checklist, ChecklistResult, evaluate
 from ..finder import Score
 from ..grid import Grid
 from ..inputs import InputError, check_seconds, check_whole
-from ..question import Question, Verdict, checklist_question
+from ..question import Question, Verdict, checklist_question, choose_checklist
 from ..verify import GridCheck
 from .problem import SearchProblem, SolveError
 from .search import Improvement, Schedule, SearchStats, default_workers, search
@@ -51,24 +51,11 @@ class SolveAnswer:
         return self.check.score.total if self.check is not None else 0
 
 
-def _checklist(checklist: Checklist | str | Path | None, awards: Iterable[str]) -> Checklist | None:
-    awards = tuple(awards)
-    if checklist is None and not awards:
-        return None
-    if checklist is None:
-        chosen = default_checklist()
-    elif isinstance(checklist, Checklist):
-        chosen = checklist
-    else:
-        chosen = load_checklist(checklist)
-    return chosen.select(awards) if awards else chosen
-
-
 def solve_question(question: Question, checklist: Checklist | str | Path | None = None,
                    awards: Iterable[str] = (), water_borders: bool | None = None) -> Question:
     """``question`` with the checklist's items (or the named awards of the default checklist)
     as hard constraints (:func:`~exactgrid.question.checklist_question`)."""
-    chosen = _checklist(checklist, awards)
+    chosen = choose_checklist(checklist, awards)
     return question if chosen is None else checklist_question(question, chosen, water_borders)
 
 
@@ -92,7 +79,7 @@ def solve(question: Question | None = None, *, checklist: Checklist | str | Path
     question = question if question is not None else Question()
     if not isinstance(question, Question):
         raise InputError(f"solve takes a Question, got {type(question).__name__}")
-    chosen = _checklist(checklist, awards)
+    chosen = choose_checklist(checklist, awards)
     constrained = question if chosen is None else checklist_question(question, chosen, water_borders)
     constrained = _count_every_word(constrained)
     if time_limit is not None:
@@ -108,6 +95,8 @@ def solve(question: Question | None = None, *, checklist: Checklist | str | Path
             raise InputError(f"the start grid has {start_grid.board.size} cells; the board has {question.board.size}")
         start_text = start_grid.letters
     problem = SearchProblem.build(constrained)
+    if start_text is None and constrained.required:
+        start_text = _feasible_start(constrained, time_limit)
     found = search(problem, time_limit=time_limit, workers=workers or default_workers(), seed=seed,
                    start=start_text, schedule=schedule, max_proposals=max_proposals,
                    on_improvement=on_improvement, on_progress=on_progress)
@@ -122,6 +111,22 @@ def solve(question: Question | None = None, *, checklist: Checklist | str | Path
         if not answer.checklist.passed:
             raise AssertionError(f"{answer.grid} met the constraints but fails {answer.checklist.failed}")
     return answer
+
+
+SEED_SHARE = 0.1
+"""Of the time limit, the share a SAT solver may spend on a first grid holding the required words."""
+
+
+def _feasible_start(question: Question, time_limit: float | None) -> str | None:
+    """A grid with the required words and none of the forbidden ones, from the SAT solver, for
+    the search to start from (annealing from random grids rarely meets a long required word,
+    such as PENNSYLVANIA); None if none comes in a tenth of the time (at most 10 s)."""
+    from ..fit import fit  # noqa: PLC0415 (the SAT layer only when there is something to require)
+
+    seed = question.but(min_score=None, min_count=None, chains=(), optional=())
+    limit = 10.0 if time_limit is None else min(10.0, SEED_SHARE * time_limit)
+    answer = fit(seed, backend="cadical", time_limit=limit)
+    return answer.grid.letters if answer.grid is not None else None
 
 
 def _count_every_word(question: Question) -> Question:

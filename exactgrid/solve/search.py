@@ -70,7 +70,7 @@ class SearchStats:
     cpu_seconds: float = 0.0
     proposals: int = 0
     best_score: int | None = None
-    best_words: int = 0
+    best_found: tuple[str, ...] = ()
     improvements: int = 0
     time_limit: float | None = None
 
@@ -144,8 +144,8 @@ class _Worker:
             self.error = err
             stop.set()
 
-    def slice(self) -> None:
-        """Anneal every chain for a slice of about :data:`SLICE_SECONDS`."""
+    def slice(self, steps: int | None = None) -> None:
+        """Anneal every chain for a slice of about :data:`SLICE_SECONDS` (or ``steps`` proposals each)."""
         p, st, sc = self.problem, self.states, self.schedule
         with self.lock:
             if self.shared is not None:
@@ -155,14 +155,15 @@ class _Worker:
         with self.lock:
             scored = kernel.anneal(
                 st.grids, st.lmasks, st.founds, st.supports, st.counters, st.stamps, self.best_grid,
-                self.best_value, self.feasible_grid, self.feasible_value, self.steps, sc.sweep, self.hot,
+                self.best_value, self.feasible_grid, self.feasible_value,
+                self.steps if steps is None else steps, sc.sweep, self.hot,
                 self.cold, sc.swap_share, sc.kick, p.letter_cdf, p.fixed, p.starts, p.lengths, p.letters,
                 p.weights, p.flags, p.word_index, p.word_ptr, p.table, p.chunks, p.full, p.budget,
                 p.chain_sources, p.chain_targets, p.chain_adjacency, p.min_count, p.min_score, self.penalty)
         spent = time.perf_counter() - wall
         self.cpu += time.thread_time() - cpu
         self.proposals += int(scored)
-        if spent > 0:  # aim at one slice per SLICE_SECONDS
+        if spent > 0 and steps is None:  # aim at one slice per SLICE_SECONDS
             self.steps = int(min(max(self.steps * SLICE_SECONDS / spent, 10), 1_000_000))
 
     def snapshot(self) -> tuple[int, str | None, int, str]:
@@ -200,6 +201,7 @@ def search(problem: SearchProblem, time_limit: float | None = 60.0, workers: int
         keep = problem.fixed >= 0
         start_codes[keep] = problem.fixed[keep]
     pool = [_Worker(problem, schedule, seed * 1009 + i, i, start_codes, CHAINS_PER_WORKER) for i in range(workers)]
+    pool[0].slice(steps=0)  # compiles the kernel (or loads it from numba's cache) before the clock starts
     stop = threading.Event()
     threads = [threading.Thread(target=w.run, args=(stop,), name=f"exactgrid-solve-{i}", daemon=True)
                for i, w in enumerate(pool)]
@@ -232,7 +234,7 @@ def search(problem: SearchProblem, time_limit: float | None = 60.0, workers: int
                 improvement = Improvement(grid, feasible, found, stats.elapsed, stats.cpu_seconds, w.index,
                                           stats.proposals)
                 result.improvements.append(improvement)
-                stats.best_score, stats.best_words, stats.improvements = feasible, len(found), len(result.improvements)
+                stats.best_score, stats.best_found, stats.improvements = feasible, found, len(result.improvements)
                 if on_improvement is not None:
                     on_improvement(improvement)
         if leader is not None and len(pool) > 1:  # the others restart from the new leader

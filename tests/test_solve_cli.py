@@ -1,0 +1,94 @@
+"""``exactgrid solve`` from the command line: output, --out lines, errors, and stopping."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from click.testing import CliRunner
+
+import exactgrid as eg
+from exactgrid.cli import cli
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, list(args))
+
+
+def test_solve_prints_a_checked_grid_with_its_checklist(tmp_path) -> None:
+    out = tmp_path / "improvements.jsonl"
+    result = run("solve", "--shape", "4x4", "--award", "NOCAL", "--time-limit", "3",
+                 "--workers", "1", "--out", str(out), "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["verdict"] == "fits"
+    assert eg.score(data["grid"]).total == data["total"]
+    assert {item["key"]: item["passed"] for item in data["checklist"]["items"]} == {"NOCAL": True}
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert lines and lines[-1]["grid"] == data["grid"] and lines[-1]["score"] == data["total"]
+    for line in lines:  # every improvement line is what the finder says of its grid
+        assert set(line) == {"grid", "score", "states", "awards", "elapsed", "cpu_seconds", "worker"}
+        assert eg.score(line["grid"]).total == line["score"]
+        assert sorted(eg.score(line["grid"]).words) == sorted(line["states"])
+        assert "NOCAL" in line["awards"] and "CALIFORNIA" not in line["states"]
+    assert [line["score"] for line in lines] == sorted(line["score"] for line in lines)
+
+
+def test_solve_text_and_the_start_grid() -> None:
+    result = run("solve", "--shape", "3x3", "--start", "thoainesl", "--time-limit", "1", "--workers", "1")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("best grid found (")
+    assert "checked by the finder" in result.stdout
+
+
+def test_no_grid_meeting_the_constraints_is_unknown() -> None:
+    result = run("solve", "--shape", "2x2", "--award", "M8", "--time-limit", "1", "--json")
+    assert result.exit_code == 3, result.output
+    data = json.loads(result.stdout)
+    assert data["verdict"] == "unknown" and len(data["closest"]) == 4
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--award", "XYZ"], "unknown checklist item XYZ"),
+    (["--start", "abc"], "needs 25 letters"),
+    (["--words", "no-such-file.txt"], "no-such-file.txt"),
+    (["OHIO:exact"], "pinned spelling"),
+    (["--shape", "9x9"], "64 cells"),
+    (["--time-limit", "-1"], "time-limit"),
+])
+def test_bad_input_is_one_line_and_status_2(args: list[str], message: str) -> None:
+    result = run("solve", *args, "--time-limit", "1") if "--time-limit" not in args else run("solve", *args)
+    assert result.exit_code == 2, result.output
+    assert message in result.output
+    assert "Traceback" not in result.output
+    result = run("solve", *args, "--json")
+    assert result.exit_code == 2
+    assert message in json.loads(result.stdout)["error"]
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_ends_the_search_with_the_best_grid(signum: int, tmp_path) -> None:
+    out = tmp_path / "imp.jsonl"
+    process = subprocess.Popen(
+        [sys.executable, "-c", "from exactgrid.cli import main; main()", "solve", "--time-limit", "600",
+         "--out", str(out), "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not (out.exists() and out.read_text().strip()):  # the search is under way
+            assert process.poll() is None and time.monotonic() < deadline
+            time.sleep(0.1)
+        process.send_signal(signum)
+        stdout, _ = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    assert process.returncode == 0
+    data = json.loads(stdout)
+    assert data["search"]["stopped_by"] == ("Ctrl-C" if signum == signal.SIGINT else "SIGTERM")
+    assert eg.score(data["grid"]).total == data["total"]
