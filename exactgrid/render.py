@@ -349,6 +349,8 @@ def solve_text(answer: SolveAnswer) -> str:
         closest = f"; closest grid {answer.closest}" if answer.closest else ""
         return f"UNKNOWN: no grid met the constraints ({how}){closest}"
     lines = [f"best grid found ({how}), checked by the finder:", score_text(answer.check.score)]
+    if answer.certificate is not None:
+        lines += ["", f"certify window: {answer.certificate.describe()}"]
     if answer.checklist is not None:
         lines += ["", checklist_table(answer.checklist)]
     return "\n".join(lines)
@@ -372,4 +374,9 @@ def solve_dict(answer: SolveAnswer) -> dict[str, Any]:
             for i in answer.improvements],
         "stopped_by": answer.stopped_by,
     }
+    cert = answer.certificate
+    if cert is not None:
+        data["certificate"] = {"window": cert.window, "verdict": str(cert.verdict), "grid": cert.grid,
+                               "score": cert.score, "improvements": cert.improvements,
+                               "seconds": round(cert.seconds, 3), "backend": cert.backend, "detail": cert.detail}
     return data

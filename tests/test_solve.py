@@ -118,3 +118,42 @@ def test_bad_input_is_one_clear_error(kwargs: dict, message: str) -> None:
 
 def test_solve_error_is_an_input_error() -> None:
     assert issubclass(SolveError, eg.InputError)
+
+
+def _best_within(question: Question, letters: str, window: int) -> int:
+    """The best score of a grid meeting ``question`` within ``window`` changed cells (brute force
+    over the words' letters and one letter no word uses)."""
+    scorer = Scorer(question.board, question.words, question.budget)
+    alphabet = sorted({ch for w in question.words.words for ch in w} | {"Z"})
+    best = -1
+    for cells in itertools.combinations(range(question.board.size), window):
+        for choice in itertools.product(alphabet, repeat=window):
+            grid = list(letters)
+            for cell, letter in zip(cells, choice, strict=True):
+                grid[cell] = letter
+            text = "".join(grid)
+            found = set(scorer.found_words(text))
+            if set(question.required_words) <= found and not found & set(question.forbidden):
+                best = max(best, scorer.score_one(text))
+    return best
+
+
+@pytest.mark.parametrize("window", [1, 2])
+def test_certify_window_proves_no_change_of_k_cells_improves(window: int) -> None:
+    from exactgrid.solve.certify import certify
+    from exactgrid.verify import check_grid
+
+    question = Question(eg.Board(3, 3), words=WORDS, forbidden=["ABBA"], required=["CAB"])
+    start = eg.Grid(question.board, "CABZZZZZZ")
+    certificate, final = certify(question, check_grid(question, start), window, time_limit=120)
+    assert certificate.verdict == eg.Verdict.DOES_NOT_FIT
+    assert final.ok and final.score.total == certificate.score >= 25
+    assert certificate.improvements >= 1
+    assert _best_within(question, final.grid.letters, window) == final.score.total  # nothing better nearby
+
+
+def test_solve_with_certify_window_reports_the_certificate() -> None:
+    answer = eg.solve(Question(eg.Board(3, 3), words=WORDS), time_limit=None, max_proposals=20_000, workers=1,
+                      certify_window=2, certify_time_limit=120)
+    assert answer.certificate is not None and answer.certificate.verdict == eg.Verdict.DOES_NOT_FIT
+    assert answer.certificate.score == answer.score == _brute_force(Question(eg.Board(3, 3), words=WORDS))

@@ -46,6 +46,17 @@ def test_solve_text_and_the_start_grid() -> None:
     assert "checked by the finder" in result.stdout
 
 
+def test_certify_window_in_text_and_json() -> None:
+    result = run("solve", "--shape", "3x3", "--time-limit", "1", "--workers", "1", "--certify-window", "1",
+                 "--certify-time-limit", "120", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["certificate"]["verdict"] == "does not fit" and data["certificate"]["window"] == 1
+    assert data["certificate"]["score"] == data["total"] and data["certificate"]["grid"] == data["grid"]
+    result = run("solve", "--shape", "2x2", "--time-limit", "1", "--workers", "1", "--certify-window", "1")
+    assert "proven 1-optimal" in result.stdout
+
+
 def test_no_grid_meeting_the_constraints_is_unknown() -> None:
     result = run("solve", "--shape", "2x2", "--award", "M8", "--time-limit", "1", "--json")
     assert result.exit_code == 3, result.output

@@ -9,7 +9,8 @@ solver, each in the way its PySAT binding allows:
   (``conf_budget`` + ``solve_limited``), sized to last about ``CHUNK_SECONDS``, watching the
   clock between chunks. Between chunks Python is in control, so Ctrl-C and SIGTERM stop the
   search within a chunk (CaDiCaL has no ``interrupt()``; a timer calling Glucose's
-  ``interrupt()`` would leave the C code deaf to Ctrl-C until the time limit);
+  ``interrupt()`` would leave the C code deaf to Ctrl-C until the time limit). Chunks run with
+  ``expect_interrupt=True`` so that PySAT leaves SIGINT to Python (see :func:`_solve_once`);
 * Kissat (and Lingeling, which has no limited solve) ignore assumptions and cannot be resumed;
   Kissat aborts the process on a second solve after an unfinished one. They run one-shot in a
   child process (a fresh solver per search round) that is killed at the limit.
@@ -46,10 +47,13 @@ def _solve_once(solver, deadline: float | None, assumptions: tuple[int, ...] = (
             return None
         solver.conf_budget(budget)
         started = time.monotonic()
+        # expect_interrupt: PySAT then installs no SIGINT handler of its own (that handler
+        # longjmps out of the C solver, which once left a Ctrl-C'd Glucose hanging); Python's
+        # handler only notes the signal, and KeyboardInterrupt comes when the chunk returns.
         try:
-            answer = solver.solve_limited(assumptions=list(assumptions))
+            answer = solver.solve_limited(assumptions=list(assumptions), expect_interrupt=True)
         except Exception as exc:
-            # PySAT catches SIGINT during a solve itself and raises pysolvers.error instead
+            # some bindings (CaDiCaL 1.9.5) still see SIGINT themselves and raise pysolvers.error
             if "keyboard interrupt" in str(exc).lower():
                 raise KeyboardInterrupt from None
             raise

@@ -13,6 +13,7 @@ from ..grid import Grid
 from ..inputs import InputError, check_seconds, check_whole
 from ..question import Question, Verdict, checklist_question, choose_checklist
 from ..verify import GridCheck
+from .certify import WindowCertificate, certify
 from .problem import SearchProblem, SolveError
 from .search import Improvement, Schedule, SearchStats, default_workers, search
 
@@ -34,6 +35,8 @@ class SolveAnswer:
     stats: SearchStats = field(default_factory=SearchStats)
     stopped_by: str = "time limit"
     closest: str | None = None
+    certificate: WindowCertificate | None = None
+    """With ``certify_window``: what the exact moves proved of the grid (K-optimal, or not)."""
 
     @property
     def grid(self) -> Grid | None:
@@ -63,6 +66,7 @@ def solve(question: Question | None = None, *, checklist: Checklist | str | Path
           awards: Iterable[str] = (), water_borders: bool | None = None, time_limit: float | None = 60.0,
           workers: int | None = None, seed: int = 0, start: Grid | str | None = None,
           schedule: Schedule | None = None, max_proposals: int | None = None,
+          certify_window: int | None = None, certify_time_limit: float | None = None,
           on_improvement: Callable[[Improvement], None] | None = None,
           on_progress: Callable[[SearchStats], None] | None = None) -> SolveAnswer:
     """The highest-scoring grid found in ``time_limit`` seconds that meets ``question`` and
@@ -73,7 +77,11 @@ def solve(question: Question | None = None, *, checklist: Checklist | str | Path
 
     ``workers`` threads (default: every core) anneal from random grids, or from ``start``.
     Ctrl-C or SIGTERM ends the search with the best grid so far, and so does ``max_proposals``
-    (a stop that does not depend on the machine's speed, for tests and benchmarks). Every grid reported was
+    (a stop that does not depend on the machine's speed, for tests and benchmarks).
+
+    ``certify_window`` K: then improve the grid by exact moves (SAT, :mod:`.certify`) until
+    no change of at most K cells helps, proven (``certificate``), within ``certify_time_limit``
+    seconds (default: ``time_limit`` again). Every grid reported was
     re-scored by the finder and checked against the question and the checklist.
     """
     question = question if question is not None else Question()
@@ -105,6 +113,10 @@ def solve(question: Question | None = None, *, checklist: Checklist | str | Path
         check=found.best, improvements=found.improvements, stats=found.stats, stopped_by=found.stopped_by,
         closest=None if found.best is not None else found.closest,
     )
+    if certify_window is not None and answer.check is not None and found.stopped_by in ("time limit", "proposals"):
+        limit = time_limit if certify_time_limit is None else check_seconds(certify_time_limit)
+        answer.certificate, answer.check = certify(constrained, answer.check, certify_window, time_limit=limit,
+                                                   on_improvement=on_improvement)
     if chosen is not None and answer.check is not None:
         result = answer.check.score
         answer.checklist = evaluate(chosen, result.words, result.total, water_borders)
