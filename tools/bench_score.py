@@ -116,6 +116,58 @@ def timed(fn, repeats: int, count: int) -> tuple[float, float]:
     return max(rates), statistics.median(rates)
 
 
+def _annealer(p, states, temperature: float):
+    """``run(steps)``: anneal the chains of ``states`` at a fixed temperature; proposals scored."""
+    from exactgrid.solve import kernel
+
+    best, feasible = states.grids[0].copy(), states.grids[0].copy()
+    best_value = np.array([np.iinfo(np.int64).min], dtype=np.int64)
+    feasible_value = np.array([-1], dtype=np.int64)
+
+    def run(steps: int) -> int:
+        return kernel.anneal(
+            states.grids, states.lmasks, states.founds, states.supports, states.counters, states.stamps,
+            best, best_value, feasible, feasible_value, steps, 10**12, temperature, temperature, 0.2, 3,
+            p.letter_cdf, p.fixed, p.starts, p.lengths, p.letters, p.weights, p.flags, p.word_index,
+            p.word_ptr, p.table, p.chunks, p.full, p.budget, p.chain_sources, p.chain_targets,
+            p.chain_adjacency, p.min_count, p.min_score, int(1.5 * p.weights.max()))
+
+    return run
+
+
+def bench_anneal(seconds: float, seed: int) -> int:
+    """Proposals scored per second by exactgrid.solve.kernel.anneal on one thread, at three
+    temperatures (as a fraction of the mean state population), from random and from good
+    grids; afterwards every chain's incremental score is compared with the batch scorer's."""
+    from exactgrid.question import Question
+    from exactgrid.solve import kernel
+    from exactgrid.solve.problem import ChainStates, SearchProblem, grid_codes, grid_text
+
+    problem = SearchProblem.build(Question(Board(5, 5)))
+    scorer = Scorer(problem.question.board, problem.question.words, 1)
+    mean = float(problem.weights.mean())
+    p = problem
+    print("| start | temperature | proposals/s (one core) | rechecked against the scorer |")
+    print("|---|---|---|---|")
+    for start in ("random", "good"):
+        for share in (0.5, 0.1, 0.03):
+            rng = np.random.default_rng(seed)
+            grids = p.random_grids(16, rng) if start == "random" else np.tile(grid_codes(GOOD), (16, 1))
+            states = ChainStates.start(p, grids)
+            run = _annealer(p, states, share * mean)
+            run(1)  # compile, or load from the cache
+            done, began = 0, time.thread_time()
+            while time.thread_time() - began < seconds:
+                done += run(2000)
+            rate = done / (time.thread_time() - began)
+            agree = all(states.counters[k, kernel.SCORE] == scorer.score_one(grid_text(states.grids[k]))
+                        for k in range(16))
+            print(f"| {start} | {share:g} x mean | {rate:,.0f} | {'all 16 equal' if agree else 'MISMATCH'} |")
+            if not agree:
+                return 1
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--grids", type=int, default=65536, help="grids per kind for the batch modes")
@@ -125,8 +177,12 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--kinds", default="good,uniform,states")
     parser.add_argument("--climb", action="store_true", help="rerun the seeded hill-climb that found GOOD")
+    parser.add_argument("--anneal", type=float, default=0.0, metavar="SECONDS",
+                        help="instead: annealing proposals scored per second by the solve kernel (one core)")
     args = parser.parse_args()
     print("$ python " + shlex.join(sys.argv))
+    if args.anneal:
+        return bench_anneal(args.anneal, args.seed)
 
     words = us_states()
     board = Board(5, 5)
