@@ -311,6 +311,9 @@ def _read_cells(text: str | None) -> str | None:
               help="Give up with UNKNOWN (exit 3) after this long.")
 @click.option("--seed", type=click.IntRange(0, 2**31 - 1), default=0, show_default=True,
               help="Random seed handed to the solver.")
+@click.option("--local-search", type=Seconds(), default=0.0, show_default=True, metavar="SECONDS",
+              help="First look for a grid by local search (exactgrid solve's annealer) for up to this long, "
+                   "then ask the backend with the time left. Only a FITS can come from the search.")
 @click.option("--explain", is_flag=True,
               help="When it does not fit, name a minimal set of the requirements, forbidden words and fixed "
                    "cells that cannot hold together (each part re-checked by the solver).")
@@ -326,7 +329,8 @@ def fit_command(ctx: click.Context, requirements: tuple[str, ...], instance: str
                 cells: str | None, optional: tuple[str, ...], min_score: int | None, min_count: int | None,
                 shape: str, moves: str, path_rule: str, budget: int, words: str | None, symmetry_breaking: bool,
                 checklist_path: str | None, award: tuple[str, ...], water_borders: bool,
-                backend: str | None, time_limit: float, seed: int, explain: bool, write_cnf: str | None,
+                backend: str | None, time_limit: float, seed: int, local_search: float, explain: bool,
+                write_cnf: str | None,
                 write_wcnf: str | None, write_lp: str | None, write_mps: str | None, progress: bool | None,
                 as_json: bool) -> None:
     """Can all REQUIREMENTs appear in one grid? Prints FITS with a verified grid (exit 0),
@@ -368,6 +372,11 @@ def fit_command(ctx: click.Context, requirements: tuple[str, ...], instance: str
     try:
         with _ticker(f"solving with {solver.name}", time_limit,
                      enabled=_stderr_is_terminal() if progress is None else progress):
+            found = None
+            if local_search > 0:
+                from .solve.fitting import search_for_fit
+
+                found = search_for_fit(spec, min(local_search, time_limit), seed=seed)
             try:
                 encoding = encode(spec, deadline=started + time_limit)
             except EncodingTimeout as exc:
@@ -376,7 +385,11 @@ def fit_command(ctx: click.Context, requirements: tuple[str, ...], instance: str
                 _write_exports(encoding, write_cnf=write_cnf, write_wcnf=write_wcnf, write_lp=write_lp,
                                write_mps=write_mps)
                 left = max(0.0, time_limit - (time.monotonic() - started))
-                answer = fit(spec, backend=solver, time_limit=left, seed=seed, encoding=encoding, explain=explain)
+                if found is not None:
+                    answer = replace(found, model_size=model_size(encoding.model))
+                else:
+                    answer = fit(spec, backend=solver, time_limit=left, seed=seed, encoding=encoding,
+                                 explain=explain)
     except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM/SIGHUP (see exactgrid.stopping)
         answer = FitAnswer(Verdict.UNKNOWN, spec, backend=solver.name, detail=f"interrupted ({interruption(exc)})",
                            model_size=model_size(encoding.model) if encoding else ModelSize())

@@ -157,3 +157,18 @@ def test_solve_with_certify_window_reports_the_certificate() -> None:
                       certify_window=2, certify_time_limit=120)
     assert answer.certificate is not None and answer.certificate.verdict == eg.Verdict.DOES_NOT_FIT
     assert answer.certificate.score == answer.score == _brute_force(Question(eg.Board(3, 3), words=WORDS))
+
+
+def test_fit_by_search_fits_by_search_and_refutes_by_solver() -> None:
+    from exactgrid.solve.fitting import fit_by_search, searchable
+
+    question = Question(eg.Board(3, 3), words=WORDS, optional="all", min_score=_brute_force(
+        Question(eg.Board(3, 3), words=WORDS)))
+    answer = fit_by_search(question, time_limit=120, search_seconds=60, workers=1)
+    assert answer.verdict == eg.Verdict.FITS and answer.backend == "search"
+    impossible = question.but(min_score=question.min_score + 1)  # above the brute-force optimum
+    answer = fit_by_search(impossible, backend="cadical", time_limit=120, search_seconds=0.5, workers=1)
+    assert answer.verdict == eg.Verdict.DOES_NOT_FIT
+    # a count over some words only is not what the search counts: left to the solver
+    assert not searchable(Question(eg.Board(3, 3), words=WORDS, optional=["ABBA", "CAB"], min_count=1))
+    assert searchable(question)

@@ -103,3 +103,20 @@ def test_a_signal_ends_the_search_with_the_best_grid(signum: int, tmp_path) -> N
     data = json.loads(stdout)
     assert data["search"]["stopped_by"] == ("Ctrl-C" if signum == signal.SIGINT else "SIGTERM")
     assert eg.score(data["grid"]).total == data["total"]
+
+
+def test_fit_with_local_search_answers_c2c_with_a_qualifying_score() -> None:
+    result = run("fit", "--award", "C2C", "--optional", "all", "--min-score", "165379868",
+                 "--local-search", "600", "--time-limit", "900", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["verdict"] == "fits" and data["backend"] == "search"
+    result_score, verdict = eg.check(data["grid"]["letters"] if isinstance(data["grid"], dict) else data["grid"])
+    assert verdict["C2C"].passed and result_score.total >= 165_379_868
+
+
+def test_fit_local_search_leaves_a_refutation_to_the_solver() -> None:
+    result = run("fit", "OHIO", "TEXAS", "UTAH", "IOWA", "--shape", "2x2", "--budget", "0",
+                 "--local-search", "1", "--json")
+    assert result.exit_code == 1, result.output
+    assert json.loads(result.stdout)["verdict"] == "does not fit"

@@ -87,8 +87,9 @@ class SearchProblem:
     letter_cdf: np.ndarray
 
     @classmethod
-    def build(cls, question: Question) -> SearchProblem:
-        """The arrays for ``question``: every word of its list scores its weight."""
+    def build(cls, question: Question, weights: dict[str, int] | None = None) -> SearchProblem:
+        """The arrays for ``question``: every word of its list scores its weight, or the weight
+        ``weights`` gives it (0 for a word it leaves out: found, but worth nothing)."""
         board = question.board
         if board.size > MAX_CELLS:
             raise SolveError(f"solve searches boards of up to {MAX_CELLS} cells; this one has {board.size}")
@@ -102,7 +103,8 @@ class SearchProblem:
         lengths = np.array([len(w) for w in words], dtype=np.int64)
         starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
         letters = np.frombuffer("".join(words).encode("ascii"), dtype=np.uint8).astype(np.int64) - _A
-        weights = np.array([question.words.weight(w) for w in words], dtype=np.int64)
+        weights = np.array([question.words.weight(w) if weights is None else weights.get(w, 0) for w in words],
+                           dtype=np.int64)
         flags = np.zeros(len(words), dtype=np.int64)
         for word in question.required_words:
             flags[index[word]] |= kernel.REQUIRED

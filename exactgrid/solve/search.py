@@ -210,6 +210,7 @@ def search(problem: SearchProblem, time_limit: float | None = 60.0, workers: int
     best_checked = -1
     best_value = np.iinfo(np.int64).min
     last_progress = 0.0
+    weight_of = dict(zip(problem.words, problem.weights.tolist(), strict=True))
 
     def collect() -> None:
         nonlocal best_checked, best_value
@@ -225,9 +226,10 @@ def search(problem: SearchProblem, time_limit: float | None = 60.0, workers: int
                 result.closest = closest
             if grid is not None and feasible > best_checked:
                 check = check_grid(problem.question, Grid(problem.question.board, grid))
-                if not check.ok or check.score.total != feasible:
+                worth = sum(weight_of[w] for w in check.score.words)
+                if not check.ok or worth != feasible:
                     raise AssertionError(f"the search kernel reported {grid} at {feasible:,}, but the "
-                                         f"finder says {check.score.total:,} {check.problems}")
+                                         f"finder says {worth:,} {check.problems}")
                 best_checked = feasible
                 result.best = check
                 found = tuple(sorted(check.score.words))

@@ -1,0 +1,66 @@
+"""Fit by search first: a local search looks for a grid meeting a fit question before the
+SAT solver is asked (``exactgrid fit --local-search SECONDS``).
+
+A fit question with targets (``min_score``), chains (C2C) or many required words is often easy
+for the annealer and hard for a solver: a grid found by search is an answer like any other
+(checked by the finder against the question), and when none comes in the time given, the
+backend gets the rest of the time limit and answers as :func:`exactgrid.fit` does (the only
+way to DOES NOT FIT). ``eg.fit`` itself stays a pure solver call.
+"""
+
+from __future__ import annotations
+
+import time
+
+from ..backends import Backend
+from ..fit import FitAnswer, fit, verified_answer
+from ..inputs import check_seconds
+from ..question import Question
+from .problem import SearchProblem, SolveError
+from .search import default_workers, search
+
+
+def searchable(question: Question) -> bool:
+    """Whether the search can answer ``question`` exactly: walks, plain requirements, at most
+    64 cells, and a ``min_count`` (if any) over every word of the list."""
+    if question.min_count is not None and set(question.scoring_weights()) | set(question.forbidden) \
+            != set(question.words.weights):
+        return False
+    try:
+        SearchProblem.build(question)
+    except SolveError:
+        return False
+    return True
+
+
+def search_for_fit(question: Question, seconds: float, workers: int | None = None,
+                   seed: int = 0) -> FitAnswer | None:
+    """A FITS answer found by local search within ``seconds`` (scoring only the question's
+    scoring words, so that its ``min_score`` is the search's), or None (none found, or a
+    question the search cannot answer exactly: :func:`searchable`)."""
+    seconds = check_seconds(seconds)
+    if seconds <= 0 or not searchable(question):
+        return None
+    began = time.monotonic()
+    problem = SearchProblem.build(question, weights=question.scoring_weights())
+    seen: list[object] = []
+    found = search(problem, time_limit=seconds, workers=workers or default_workers(), seed=seed,
+                   on_improvement=seen.append, should_stop=lambda: bool(seen))
+    if found.best is None:
+        return None
+    return verified_answer(found.best.grid, "search", question=question, backend="search",
+                           seconds=time.monotonic() - began,
+                           detail=f"found by local search ({found.stats.proposals:,} grids scored)")
+
+
+def fit_by_search(question: Question, backend: str | Backend | None = None, time_limit: float | None = 60.0,
+                  search_seconds: float = 30.0, workers: int | None = None, seed: int = 0) -> FitAnswer:
+    """:func:`search_for_fit` for ``search_seconds`` (at most the time limit), then ``backend``
+    with the time left. FITS from the search names the backend ``search``."""
+    began = time.monotonic()
+    limit = search_seconds if time_limit is None else min(search_seconds, check_seconds(time_limit))
+    answer = search_for_fit(question, limit, workers, seed)
+    if answer is not None:
+        return answer
+    left = None if time_limit is None else max(0.0, time_limit - (time.monotonic() - began))
+    return fit(question, backend=backend, time_limit=left, seed=seed)
