@@ -140,7 +140,7 @@ def _best_within(question: Question, letters: str, window: int) -> int:
 
 @pytest.mark.parametrize("window", [1, 2])
 def test_certify_window_proves_no_change_of_k_cells_improves(window: int) -> None:
-    from exactgrid.solve.certify import certify
+    from exactgrid.solve.certify import certify, improve_within
     from exactgrid.verify import check_grid
 
     question = Question(eg.Board(3, 3), words=WORDS, forbidden=["ABBA"], required=["CAB"])
@@ -150,6 +150,12 @@ def test_certify_window_proves_no_change_of_k_cells_improves(window: int) -> Non
     assert final.ok and final.score.total == certificate.score >= 25
     assert certificate.improvements >= 1
     assert _best_within(question, final.grid.letters, window) == final.score.total  # nothing better nearby
+    # the same, asked as one question with "at most K cells differ"
+    assert improve_within(question, final.grid.letters, final.score.total, window, "cadical")[0] == \
+        eg.Verdict.DOES_NOT_FIT
+    verdict, better, _ = improve_within(question, "CABZZZZZZ", 25, window, "cadical")
+    assert verdict == eg.Verdict.FITS and better.ok and better.score.total > 25
+    assert sum(a != b for a, b in zip(better.grid.letters, "CABZZZZZZ", strict=True)) <= window
 
 
 def test_solve_with_certify_window_reports_the_certificate() -> None:

@@ -94,9 +94,11 @@ def improve_within(question: Question, grid: str, score: int, window: int, backe
     answer = fit(asked, backend=backend, time_limit=left, seed=seed, encoding=encoding)
     if answer.verdict != Verdict.FITS:
         return answer.verdict, None, answer.detail
-    found = answer.grid.letters
+    # a letter no word uses is modelled as the filler: give such cells their own letter back
+    found = "".join(grid[c] if ch == encoding.filler and grid[c] not in encoding.alphabet else ch
+                    for c, ch in enumerate(answer.grid.letters))
     changed = sum(1 for c in free if found[c] != grid[c])
-    check = check_grid(question, answer.grid)
+    check = check_grid(question, Grid(question.board, found))
     if not check.ok or check.score.total <= score or changed > window:
         raise AssertionError(f"an exact move returned {found}, which the finder does not accept "
                              f"({check.problems}, {check.score.total:,}, {changed} cells changed)")
@@ -174,15 +176,11 @@ def _windows(question: Question, best: GridCheck, window: int, free: list[int], 
             elif result.status == Status.UNKNOWN:
                 return Verdict.UNKNOWN, None, asked
             else:
-                grid = session.encoding.decode(result.true_vars or (), question.fixed)
+                kept = {**question.fixed, **{c: letters[c] for c in free if c not in opened}}
+                grid = session.encoding.decode(result.true_vars or (), kept)  # unmodelled letters kept
                 check = check_grid(question, grid)
                 if not check.ok or check.score.total <= best.score.total:
                     raise AssertionError(f"an exact move returned {grid.letters}, which the finder does not "
                                          f"accept ({check.problems}, {check.score.total:,})")
                 return Verdict.FITS, check, asked
     return Verdict.DOES_NOT_FIT, None, asked
-
-
-def grid_of(question: Question, letters: str) -> Grid:
-    """The grid ``letters`` on the question's board."""
-    return Grid(question.board, letters)

@@ -364,7 +364,7 @@ def _found_bits(found):
 
 
 @njit(cache=True, nogil=True)
-def _objective(counters, n_chains, min_count, min_score, penalty):
+def objective(counters, n_chains, min_count, min_score, penalty):
     """The penalised value of a chain's grid, and whether it meets every constraint."""
     violations = counters[MISSING] + counters[PRESENT] + counters[CHAIN_GAP]
     if counters[FOUND] < min_count:
@@ -412,7 +412,7 @@ def anneal(grids, lmasks, founds, supports, counters, stamps, best_grid, best_va
     for k in range(n_chains_search):
         grid, lmask, found, support, ctr, stamp = grids[k], lmasks[k], founds[k], supports[k], counters[k], stamps[k]
         epoch = stamp[n_words]  # the last slot keeps the chain's epoch counter
-        value, ok = _objective(ctr, n_chain_items, min_count, min_score, penalty)
+        value, ok = objective(ctr, n_chain_items, min_count, min_score, penalty)
         for _ in range(steps):
             t = ctr[STEP]
             if t >= sweep:  # restart from the elite with a kick
@@ -425,7 +425,7 @@ def anneal(grids, lmasks, founds, supports, counters, stamps, best_grid, best_va
                 scored += 1
                 ctr[STEP] = 0
                 t = 0
-                value, ok = _objective(ctr, n_chain_items, min_count, min_score, penalty)
+                value, ok = objective(ctr, n_chain_items, min_count, min_score, penalty)
             temperature = t_hot * ratio ** (t / sweep)
             ctr[STEP] = t + 1
             saved[:] = ctr
@@ -482,7 +482,7 @@ def anneal(grids, lmasks, founds, supports, counters, stamps, best_grid, best_va
             if changed and n_chain_items > 0:
                 ctr[CHAIN_GAP] = _chain_gaps(_found_bits(found), chain_sources, chain_targets,
                                              chain_adjacency, n_words)
-            new_value, new_ok = _objective(ctr, n_chain_items, min_count, min_score, penalty)
+            new_value, new_ok = objective(ctr, n_chain_items, min_count, min_score, penalty)
             if c2 >= 0:
                 threshold = value + temperature * np.log(1.0 - np.random.random())
             if new_value >= threshold:

@@ -126,7 +126,7 @@ class _Worker:
     def _note(self, k: int) -> None:
         ctr = self.states.counters[k]
         p = self.problem
-        value, ok = kernel._objective(ctr, len(p.chain_sources), p.min_count, p.min_score, self.penalty)
+        value, ok = kernel.objective(ctr, len(p.chain_sources), p.min_count, p.min_score, self.penalty)
         if value > self.best_value[0]:
             self.best_value[0] = value
             self.best_grid[:] = self.states.grids[k]
