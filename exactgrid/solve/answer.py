@@ -12,6 +12,7 @@ from ..finder import Score
 from ..grid import Grid
 from ..inputs import InputError, check_seconds, check_whole
 from ..question import Question, Verdict, checklist_question, choose_checklist
+from ..stopping import interruption
 from ..verify import GridCheck
 from .certify import WindowCertificate, certify
 from .problem import SearchProblem, SolveError
@@ -104,7 +105,11 @@ def solve(question: Question | None = None, *, checklist: Checklist | str | Path
         start_text = start_grid.letters
     problem = SearchProblem.build(constrained)
     if start_text is None and constrained.required:
-        start_text = _feasible_start(constrained, time_limit)
+        try:
+            start_text = _feasible_start(constrained, time_limit)
+        except KeyboardInterrupt as exc:  # stopped before the search began: nothing found yet
+            return SolveAnswer(question=constrained, verdict=Verdict.UNKNOWN, check=None,
+                               stopped_by=interruption(exc))
     found = search(problem, time_limit=time_limit, workers=workers or default_workers(), seed=seed,
                    start=start_text, schedule=schedule, max_proposals=max_proposals,
                    on_improvement=on_improvement, on_progress=on_progress)

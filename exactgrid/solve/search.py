@@ -200,11 +200,6 @@ def search(problem: SearchProblem, time_limit: float | None = 60.0, workers: int
         start_codes = grid_codes(start)
         keep = problem.fixed >= 0
         start_codes[keep] = problem.fixed[keep]
-    pool = [_Worker(problem, schedule, seed * 1009 + i, i, start_codes, CHAINS_PER_WORKER) for i in range(workers)]
-    pool[0].slice(steps=0)  # compiles the kernel (or loads it from numba's cache) before the clock starts
-    stop = threading.Event()
-    threads = [threading.Thread(target=w.run, args=(stop,), name=f"exactgrid-solve-{i}", daemon=True)
-               for i, w in enumerate(pool)]
     result = SearchResult(best=None, stats=SearchStats(time_limit=time_limit))
     began = time.perf_counter()
     best_checked = -1
@@ -246,7 +241,16 @@ def search(problem: SearchProblem, time_limit: float | None = 60.0, workers: int
                     with w.lock:
                         w.shared = (codes, best_value)
 
+    pool: list[_Worker] = []
+    threads: list[threading.Thread] = []
+    stop = threading.Event()
     try:
+        pool += [_Worker(problem, schedule, seed * 1009 + i, i, start_codes, CHAINS_PER_WORKER)
+                 for i in range(workers)]
+        pool[0].slice(steps=0)  # compiles the kernel (or loads it from numba's cache) before the clock starts
+        began = time.perf_counter()
+        threads += [threading.Thread(target=w.run, args=(stop,), name=f"exactgrid-solve-{i}", daemon=True)
+                    for i, w in enumerate(pool)]
         for t in threads:
             t.start()
         while True:
