@@ -159,7 +159,7 @@ def test_certify_window_proves_no_change_of_k_cells_improves(window: int) -> Non
 
 
 def test_solve_with_certify_window_reports_the_certificate() -> None:
-    answer = eg.solve(Question(eg.Board(3, 3), words=WORDS), time_limit=None, max_proposals=20_000, workers=1,
+    answer = eg.solve(Question(eg.Board(3, 3), words=WORDS), time_limit=None, max_proposals=PROPOSALS, workers=1,
                       certify_window=2, certify_time_limit=120)
     assert answer.certificate is not None and answer.certificate.verdict == eg.Verdict.DOES_NOT_FIT
     assert answer.certificate.score == answer.score == _brute_force(Question(eg.Board(3, 3), words=WORDS))
