@@ -513,7 +513,7 @@ def solve_command(ctx: click.Context, requirements: tuple[str, ...], forbid: tup
         answer = solve(question, checklist=checklist, water_borders=True if water_borders else None,
                        time_limit=time_limit, workers=workers, seed=seed, start=start_grid,
                        certify_window=certify_window, certify_time_limit=certify_time_limit,
-                       on_improvement=report.improvement,
+                       on_improvement=report.improvement, on_certify_progress=report.certifying,
                        on_progress=report.progress)
     if as_json:
         _print_json(solve_dict(answer))
@@ -569,13 +569,21 @@ class _SolveReport:
         self.file.write(json.dumps(line) + "\n")
         self.file.flush()
 
+    def certifying(self, done: int, windows: int) -> None:
+        """Show how far --certify-window has got."""
+        self.show_line(f"certifying: {done:,} of {windows:,} windows asked or covered by a core")
+
     def progress(self, stats: Any) -> None:
-        """Show the status line: in place on a terminal, else as a plain line every 10 s."""
+        """Show how the search is going."""
         from .render import search_progress_line
 
+        if self.show:
+            self.show_line(search_progress_line(stats, self.awards(stats.best_found, stats.best_score or 0)))
+
+    def show_line(self, line: str) -> None:
+        """One status line on stderr: in place on a terminal, else plain, at most every 10 s."""
         if not self.show:
             return
-        line = search_progress_line(stats, self.awards(stats.best_found, stats.best_score or 0))
         with contextlib.suppress(OSError):
             if self.terminal:
                 self.stream.write("\r\033[K" + line)

@@ -15,7 +15,7 @@ from ..question import Question, Verdict, checklist_question, choose_checklist
 from ..stopping import interruption
 from ..verify import GridCheck
 from .certify import WindowCertificate, certify
-from .problem import SearchProblem, SolveError
+from .problem import SearchProblem, SolveError, counts_every_word
 from .search import Improvement, Schedule, SearchStats, default_workers, search
 
 
@@ -68,6 +68,7 @@ def solve(question: Question | None = None, *, checklist: Checklist | str | Path
           workers: int | None = None, seed: int = 0, start: Grid | str | None = None,
           schedule: Schedule | None = None, max_proposals: int | None = None,
           certify_window: int | None = None, certify_time_limit: float | None = None,
+          on_certify_progress: Callable[[int, int], None] | None = None,
           on_improvement: Callable[[Improvement], None] | None = None,
           on_progress: Callable[[SearchStats], None] | None = None) -> SolveAnswer:
     """The highest-scoring grid found in ``time_limit`` seconds that meets ``question`` and
@@ -82,8 +83,8 @@ def solve(question: Question | None = None, *, checklist: Checklist | str | Path
 
     ``certify_window`` K: then improve the grid by exact moves (SAT, :mod:`.certify`) until
     no change of at most K cells helps, proven (``certificate``), within ``certify_time_limit``
-    seconds (default: ``time_limit`` again). Every grid reported was
-    re-scored by the finder and checked against the question and the checklist.
+    seconds (default: ``time_limit`` again); ``on_certify_progress(done, windows)`` hears how
+    far. Every grid reported was re-scored by the finder and checked against the question and the checklist.
     """
     question = question if question is not None else Question()
     if not isinstance(question, Question):
@@ -121,7 +122,7 @@ def solve(question: Question | None = None, *, checklist: Checklist | str | Path
     if certify_window is not None and answer.check is not None and found.stopped_by in ("time limit", "proposals"):
         limit = time_limit if certify_time_limit is None else check_seconds(certify_time_limit)
         answer.certificate, answer.check = certify(constrained, answer.check, certify_window, time_limit=limit,
-                                                   on_improvement=on_improvement)
+                                                   on_improvement=on_improvement, on_progress=on_certify_progress)
     if chosen is not None and answer.check is not None:
         result = answer.check.score
         answer.checklist = evaluate(chosen, result.words, result.total, water_borders)
@@ -150,12 +151,9 @@ def _count_every_word(question: Question) -> Question:
     """Targets count every word of the list in solve (as the objective does)."""
     if question.min_count is None and question.min_score is None:
         return question
-    every = question.words.weights
-    counted = question.scoring_weights()
     if not question.optional:
         return question.but(optional="all")
-    # forbidden words never count (they are absent), so they need not be optional
-    if set(counted) | set(question.forbidden) != set(every) or any(every[w] != v for w, v in counted.items()):
+    if not counts_every_word(question):
         raise SolveError("solve counts every word of the list towards min_score and min_count; "
                          "leave optional empty (or give every word its own weight)")
     return question

@@ -37,8 +37,6 @@ from ..stopping import interruption
 from ..verify import GridCheck, check_grid
 from .search import Improvement
 
-DEFAULT_BACKEND = "kissat"
-
 
 @dataclass(frozen=True)
 class WindowCertificate:
@@ -73,7 +71,7 @@ def window_question(question: Question, score: int) -> Question:
     return question.but(optional="all", min_score=score + 1)
 
 
-def improve_within(question: Question, grid: str, score: int, window: int, backend: str = DEFAULT_BACKEND,
+def improve_within(question: Question, grid: str, score: int, window: int, backend: str | None = None,
                    time_limit: float | None = None, seed: int = 0) -> tuple[Verdict, GridCheck | None, str]:
     """One exact move: a grid meeting ``question`` that differs from ``grid`` in at most
     ``window`` free cells and scores more than ``score`` (FITS, with the finder's check of it),

@@ -16,15 +16,14 @@ from ..backends import Backend
 from ..fit import FitAnswer, fit, verified_answer
 from ..inputs import check_seconds
 from ..question import Question
-from .problem import SearchProblem, SolveError
+from .problem import SearchProblem, SolveError, counts_every_word
 from .search import default_workers, search
 
 
 def searchable(question: Question) -> bool:
     """Whether the search can answer ``question`` exactly: walks, plain requirements, at most
     64 cells, and a ``min_count`` (if any) over every word of the list."""
-    if question.min_count is not None and set(question.scoring_weights()) | set(question.forbidden) \
-            != set(question.words.weights):
+    if question.min_count is not None and not counts_every_word(question):
         return False
     try:
         SearchProblem.build(question)

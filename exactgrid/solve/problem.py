@@ -30,6 +30,14 @@ class SolveError(InputError):
     """A question the search cannot take (bad input: one clear line)."""
 
 
+def counts_every_word(question: Question) -> bool:
+    """Whether the question's scoring words are the whole list at the list's weights (forbidden
+    words aside: they are absent, so they never count), as the search counts them."""
+    every = question.words.weights
+    counted = question.scoring_weights()
+    return set(counted) | set(question.forbidden) == set(every) and all(every[w] == v for w, v in counted.items())
+
+
 def dilation_table(board: Board) -> np.ndarray:
     """``table[k, byte]``: the cells one move from the cells ``8k .. 8k+7`` set in ``byte``."""
     chunks = -(-board.size // 8)
