@@ -76,3 +76,31 @@ def test_package_data_equals_the_reference(name):
     ours = resources.files("exactgrid").joinpath("data", name).read_text(encoding="utf-8")
     theirs = (REFERENCE / name).read_text(encoding="utf-8")
     assert list(csv.reader(ours.splitlines())) == list(csv.reader(theirs.splitlines()))
+
+
+def test_tile_map_places_the_48_contiguous_states_once_each():
+    from exactgrid.data.us import us_tiles
+
+    tiles = us_tiles()
+    keys = {s.key for s in us_states_info()}
+    assert len(tiles) == 48 and set(tiles) <= keys
+    assert keys - set(tiles) == {"ALASKA", "HAWAII"}
+    assert len(set(tiles.values())) == 48  # one square per state
+    assert all(0 <= col <= 10 and 0 <= row <= 7 for col, row in tiles.values())
+    assert tiles["WASHINGTON"] == (0, 2) and tiles["MAINE"] == (10, 0) and tiles["FLORIDA"] == (8, 7)
+
+
+def test_tile_map_keeps_90_of_the_105_land_borders_as_touching_tiles():
+    # a hand count on the published layout: a mistyped coordinate changes it
+    from exactgrid.data.us import us_tiles
+
+    tiles = us_tiles()
+
+    def touching(a: str, b: str) -> bool:
+        (c1, r1), (c2, r2) = tiles[a], tiles[b]
+        return max(abs(c1 - c2), abs(r1 - r2)) == 1
+
+    apart = sorted(state(b.a).abbr + "-" + state(b.b).abbr for b in us_borders()
+                   if b.kind == "land" and not touching(b.a, b.b))
+    assert apart == ["AL-FL", "AR-TX", "AZ-NV", "CO-OK", "DE-PA", "GA-TN", "IA-WI", "ID-UT", "IL-KY",
+                     "IL-MO", "KY-VA", "MD-WV", "MO-OK", "NM-TX", "TN-VA"]

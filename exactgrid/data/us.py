@@ -1,4 +1,4 @@
-"""The 50 US states: 2020 census resident population, borders and coasts.
+"""The 50 US states: 2020 census resident population, borders, coasts and tile-map positions.
 
 The CSV files beside this module are copied from the project's hand-checked reference tables;
 their sources are cited in ``README.md`` in this folder. :func:`us_states` is the word list of
@@ -86,6 +86,17 @@ def us_borders() -> tuple[Border, ...]:
         Border(row["key_a"], row["key_b"], row["kind"])  # type: ignore[arg-type]
         for row in _read_csv("borders.csv")
     )
+
+
+@cache
+def us_tiles() -> dict[str, tuple[int, int]]:
+    """Where each of the 48 contiguous states sits on a square tile map: key -> (column, row),
+    0-based, row 0 at the top (NPR's tile grid layout; see ``README.md`` in this folder).
+
+    >>> us_tiles()["MAINE"], us_tiles()["TEXAS"], "ALASKA" in us_tiles()
+    ((10, 0), (3, 7), False)
+    """
+    return {row["key"]: (int(row["col"]), int(row["row"])) for row in _read_csv("us_tiles.csv")}
 
 
 @cache
