@@ -34,6 +34,8 @@ _EXPORTS = {
     "geometry": ("Board",),
     "grid": ("Grid", "parse_grid"),
     "inputs": ("InputError",),
+    "render.figure": ("PlotUnavailable", "show"),
+    "render.picture": ("Picture", "picture_of"),
     "question": ("Chain", "Instance", "Question", "Requirement", "SpecError", "Verdict", "build_question",
                  "checklist_question", "load_instance", "question_from_table"),
     "solve": ("SolveAnswer", "solve"),

@@ -266,6 +266,115 @@ def check_command(
     ctx.exit(0 if verdict.passed else 1)
 
 
+# --------------------------------------------------------------------------- pictures
+
+
+def picture_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """What a picture shows and how it is laid out (show, and --show on fit and solve)."""
+    decorators = [
+        click.option("--map/--no-map", "tile_map", default=None,
+                     help="The US tile map with the found states, the chain and the award badges "
+                          "(default: when the words are the US states)."),
+        click.option("--max-panels", type=click.IntRange(min=0), default=60, show_default=True, metavar="N",
+                     help="Draw the N heaviest words found (the rest are counted in a note)."),
+        click.option("--columns", type=click.IntRange(min=1), default=None, metavar="N",
+                     help="Word panels per row (default: 6)."),
+        click.option("--dpi", type=click.IntRange(10, 1200), default=100, show_default=True,
+                     help="Pixels per inch of a PNG."),
+    ]
+    for decorate in reversed(decorators):
+        command = decorate(command)
+    return command
+
+
+def _draw(subject: Any, out: str, **options: Any) -> dict[str, Any]:
+    """Draw ``subject`` to ``out``; what was drawn, JSON-ready."""
+    from .render.figure import draw, picture_format, save_figure
+    from .render.picture import picture_of
+
+    started = time.monotonic()
+    layout = {"columns": options.pop("columns", None), "dpi": options.pop("dpi", 100)}
+    chosen = picture_format(out)
+    picture = picture_of(subject, **options)
+    save_figure(draw(picture, columns=layout["columns"]), out, dpi=layout["dpi"])
+    board = picture.grid.board
+    return {"out": out, "format": chosen, "panels": [p.word for p in picture.panels], "omitted": picture.omitted,
+            "map": picture.tile_map is not None,
+            "chain": list(picture.tile_map.chain) if picture.tile_map and picture.tile_map.chain else None,
+            "spare": [board.label(c) for c in picture.spare], "seconds": round(time.monotonic() - started, 3)}
+
+
+def _drawn_text(drawn: dict[str, Any]) -> str:
+    parts = [f"{len(drawn['panels'])} word panel{'s' if len(drawn['panels']) != 1 else ''}"]
+    if drawn["omitted"]:
+        parts.append(f"{drawn['omitted']} more not drawn")
+    if drawn["map"]:
+        parts.append("map")
+    return f"wrote {drawn['out']} ({drawn['format']}: {', '.join(parts)}) in {drawn['seconds']:.1f} s"
+
+
+@cli.command("show")
+@grid_options
+@click.option("--out", "out", metavar="FILE", required=True, help="Where to write the picture: .svg, .png or .pdf.")
+@click.option("--checklist", "checklist_path", metavar="FILE", default=None,
+              help="Checklist TOML for the map's badges (default: the Altered States 2 awards plus QUALIFY).")
+@click.option("--water-borders", is_flag=True, default=False,
+              help="Chains may cross the 3 water-only borders (IL-MI, MI-MN, NY-RI).")
+@picture_options
+def show_command(grid: str, shape: str | None, moves: str, path_rule: str, budget: int, words: str | None,
+                 as_json: bool, out: str, checklist_path: str | None, water_borders: bool, tile_map: bool | None,
+                 max_panels: int | None, columns: int | None, dpi: int) -> None:
+    """Draw GRID to --out: the grid, one panel per word found (its path as arrows, the altered
+    cell marked), and for the US states a tile map with the found states, the coast-to-coast
+    chain and the award badges. Needs matplotlib: pip install 'exactgrid[plot]'."""
+    listed = word_list(words)
+    drawn = _draw(read_grid_argument(grid, shape, moves), out, words=listed, budget=listed.check_budget(budget),
+                  path_rule=path_rule, checklist=checklist_path, water_borders=True if water_borders else None,
+                  tile_map=tile_map, max_panels=max_panels, columns=columns, dpi=dpi)
+    if as_json:
+        _print_json(drawn)
+    else:
+        click.echo(_drawn_text(drawn))
+
+
+def show_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    """--show FILE on fit and solve: draw the answer's grid as 'exactgrid show' does."""
+    return click.option("--show", "show", metavar="FILE", default=None,
+                        help="Also draw the answer's grid to FILE (.svg, .png, .pdf) as 'exactgrid show' does; "
+                             "needs pip install 'exactgrid[plot]'.")(command)
+
+
+def _can_draw(out: str | None) -> None:
+    """Refuse --show FILE before any work when the file type is unknown or matplotlib is missing."""
+    if out is not None:
+        from .render.figure import ensure_matplotlib, picture_format
+
+        picture_format(out)
+        ensure_matplotlib()
+        folder = os.path.dirname(os.path.abspath(out))
+        if not os.path.isdir(folder):
+            raise InputError(f"cannot write {out!r}: no such folder {folder!r}")
+
+
+def _show_answer(answer: Any, out: str | None, as_json: bool, **options: Any) -> dict[str, Any] | None:
+    """``--show FILE`` on fit and solve: draw the answer's grid, or say on stderr why there is none."""
+    if out is None:
+        return None
+    if answer.grid is None:
+        if not as_json:
+            click.echo(f"--show: no grid to draw ({answer.verdict.value.upper()}); {out} not written", err=True)
+        return {"out": None, "reason": f"no grid ({answer.verdict.value})"}
+    try:
+        drawn = _draw(answer, out, **options)
+    except InputError as exc:  # the answer still stands and is printed; only the picture failed
+        if not as_json:
+            click.echo(f"--show: {exc}", err=True)
+        return {"out": None, "reason": str(exc)}
+    if not as_json:
+        click.echo(_drawn_text(drawn), err=True)
+    return drawn
+
+
 # --------------------------------------------------------------------------- fit and backends
 
 FIT_EXIT = {"fits": 0, "does not fit": 1, "unknown": 3}
@@ -323,6 +432,7 @@ def _read_cells(text: str | None) -> str | None:
 @click.option("--write-mps", metavar="FILE", default=None, help="Also write the model as an MPS file.")
 @click.option("--progress/--no-progress", default=None,
               help="A ticking progress line on stderr (default: when stderr is a terminal).")
+@show_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 @click.pass_context
 def fit_command(ctx: click.Context, requirements: tuple[str, ...], instance: str | None, forbid: tuple[str, ...],
@@ -332,7 +442,7 @@ def fit_command(ctx: click.Context, requirements: tuple[str, ...], instance: str
                 backend: str | None, time_limit: float, seed: int, local_search: float, explain: bool,
                 write_cnf: str | None,
                 write_wcnf: str | None, write_lp: str | None, write_mps: str | None, progress: bool | None,
-                as_json: bool) -> None:
+                show: str | None, as_json: bool) -> None:
     """Can all REQUIREMENTs appear in one grid? Prints FITS with a verified grid (exit 0),
     DOES NOT FIT, proven (exit 1), or UNKNOWN after --time-limit (exit 3).
 
@@ -367,6 +477,7 @@ def fit_command(ctx: click.Context, requirements: tuple[str, ...], instance: str
     if not spec.asks_something:
         raise BadInput(ASKS_NOTHING)
     solver = get_backend(backend)
+    _can_draw(show)
     started = time.monotonic()
     encoding = None
     try:
@@ -394,8 +505,10 @@ def fit_command(ctx: click.Context, requirements: tuple[str, ...], instance: str
         answer = FitAnswer(Verdict.UNKNOWN, spec, backend=solver.name, detail=f"interrupted ({interruption(exc)})",
                            model_size=model_size(encoding.model) if encoding else ModelSize())
     answer = replace(answer, seconds=time.monotonic() - started)
+    drawn = _show_answer(answer, show, as_json, checklist=checklist_path,
+                         water_borders=True if water_borders else None)
     if as_json:
-        _print_json(fit_dict(answer))
+        _print_json({**fit_dict(answer), **({"picture": drawn} if drawn else {})})
     else:
         click.echo(fit_text(answer))
     ctx.exit(FIT_EXIT[answer.verdict])
@@ -485,6 +598,7 @@ SOLVE_EXIT = {"fits": 0, "unknown": 3}
               help="Time for --certify-window (default: --time-limit again).")
 @click.option("--progress/--no-progress", default=None,
               help="Live progress on stderr (default: a status line on a terminal, plain lines otherwise).")
+@show_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 @click.pass_context
 def solve_command(ctx: click.Context, requirements: tuple[str, ...], forbid: tuple[str, ...], cells: str | None,
@@ -492,7 +606,7 @@ def solve_command(ctx: click.Context, requirements: tuple[str, ...], forbid: tup
                   water_borders: bool, shape: str, moves: str, budget: int, words: str | None, time_limit: float,
                   workers: int | None, seed: int, start: str | None, out: str | None,
                   certify_window: int | None, certify_time_limit: float | None, progress: bool | None,
-                  as_json: bool) -> None:
+                  show: str | None, as_json: bool) -> None:
     """The highest-scoring grid found in --time-limit: every word of the list scores its weight
     (population); REQUIREMENTs, --forbid, --cells, --min-score/--min-count and the awards asked
     for (--award, --checklist) are hard constraints. Prints the best grid like 'score', with its
@@ -507,6 +621,7 @@ def solve_command(ctx: click.Context, requirements: tuple[str, ...], forbid: tup
                               cells=[_read_cells(cells)] if cells is not None else [])
     checklist = choose_checklist(checklist_path, award)
     start_grid = read_grid_argument(start, shape, moves) if start is not None else None
+    _can_draw(show)
     report = _SolveReport(out, question.words.name == us_states().name,
                           _stderr_is_terminal() if progress is None else progress, _stderr_is_terminal())
     with report:
@@ -515,8 +630,10 @@ def solve_command(ctx: click.Context, requirements: tuple[str, ...], forbid: tup
                        certify_window=certify_window, certify_time_limit=certify_time_limit,
                        on_improvement=report.improvement, on_certify_progress=report.certifying,
                        on_progress=report.progress)
+    drawn = _show_answer(answer, show, as_json, checklist=checklist_path,
+                         water_borders=True if water_borders else None)
     if as_json:
-        _print_json(solve_dict(answer))
+        _print_json({**solve_dict(answer), **({"picture": drawn} if drawn else {})})
     else:
         click.echo(solve_text(answer))
     ctx.exit(SOLVE_EXIT[answer.verdict])
@@ -672,9 +789,9 @@ def backends_command(as_json: bool) -> None:
         return
     table = [[r.name + (" *" if r.name == default_backend_name() else ""), "yes" if r.available else "no",
               r.version or "-", ",".join(sorted(r.capabilities)), r.description] for r in rows]
-    from .render import _table
+    from .render import text_table
 
-    click.echo(_table(["backend", "available", "version", "can", "description"], table))
+    click.echo(text_table(["backend", "available", "version", "can", "description"], table))
     click.echo("\n* default")
 
 

@@ -115,7 +115,7 @@ def check_clean(args: list[str]) -> None:
     elif result.exit_code == 2:
         assert result.stderr == "", (args, result.stderr)
         assert list(json.loads(result.stdout)) == ["error"], (args, result.stdout)
-    elif wants_json and args[0] in ("score", "check", "fit") and not {"--help", "--version"} & set(args):
+    elif wants_json and args[0] in ("score", "check", "fit", "show") and not {"--help", "--version"} & set(args):
         json.loads(result.stdout)  # an answer under --json is JSON
 
 
@@ -139,6 +139,19 @@ def test_fuzz_check(paths, data):
 def test_fuzz_fit(paths, data):
     positional = st.sampled_from(WORDS) | ODD_TEXT
     check_clean(data.draw(command_line("fit", positional, fit_options(), paths)))
+
+
+@settings(FUZZ, max_examples=max(EXAMPLES // 5, 1))  # a run that draws takes ~0.5-2 s
+@given(data=st.data())
+def test_fuzz_show(paths, tmp_path_factory, data):
+    folder = tmp_path_factory.getbasetemp()
+    outs = [str(folder / name) for name in ("out.svg", "out.png", "out.pdf", "out.txt", "out", "OUT.SVG")]
+    outs += ["/no/such/folder/x.svg", paths[0], str(folder)]
+    positional = st.sampled_from(GRIDS + paths) | ODD_TEXT
+    options = [*grid_options(), option("--out", outs), option("--out", outs), option("--max-panels", NUMBERS),
+               option("--columns", NUMBERS), option("--dpi", NUMBERS), st.just(["--no-map"]), st.just(["--map"]),
+               option("--words", ["us-states", paths[3], "nofile.txt"]), st.just(["--water-borders"])]
+    check_clean(data.draw(command_line("show", positional, options, paths)))
 
 
 @FUZZ

@@ -18,13 +18,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from .awards import ChecklistResult, ItemResult
-from .finder import Match, Score
-from .grid import Grid
+from ..awards import ChecklistResult, ItemResult
+from ..finder import Match, Score
+from ..grid import Grid
 
 if TYPE_CHECKING:
-    from .fit import FitAnswer
-    from .solve import SearchStats, SolveAnswer
+    from ..fit import FitAnswer
+    from ..solve import SearchStats, SolveAnswer
 
 
 def grid_block(grid: Grid) -> str:
@@ -53,7 +53,8 @@ def path_labels(grid: Grid, match: Match) -> list[str]:
     return [grid.board.label(c) for c in match.path]
 
 
-def _table(header: Sequence[str], rows: Sequence[Sequence[str]], right: Sequence[int] = ()) -> str:
+def text_table(header: Sequence[str], rows: Sequence[Sequence[str]], right: Sequence[int] = ()) -> str:
+    """Rows under a header and a rule of dashes, columns padded (those in ``right`` right-aligned)."""
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
 
     def line(cells: Sequence[str]) -> str:
@@ -85,7 +86,7 @@ def words_table(result: Score) -> str:
         for s in result.found
     ]
     header = [*_labels(result), "spelled", "altered", "path"]
-    return _table(header, rows, right=(1,))
+    return text_table(header, rows, right=(1,))
 
 
 def _labels(result: Score) -> tuple[str, str]:
@@ -180,7 +181,7 @@ def item_evidence(result: ItemResult) -> str:
 def checklist_table(result: ChecklistResult) -> str:
     """One line per item: PASS/FAIL, key, title, evidence; then a summary line."""
     rows = [["PASS" if r.passed else "FAIL", r.key, r.title, item_evidence(r)] for r in result.items]
-    table = _table(["", "item", "title", "evidence"], rows)
+    table = text_table(["", "item", "title", "evidence"], rows)
     passed = sum(r.passed for r in result.items)
     summary = f"{passed} of {len(result.items)} passed"
     if result.failed:
@@ -292,7 +293,7 @@ def fit_text(answer: FitAnswer) -> str:
     parts = [f"FITS ({about})", "", score_text(answer.score)]
     if answer.question.required:
         parts += ["", "requirements, as the finder spells them:",
-                  _table(["requirement", "spelled", "altered", "path"], _requirement_rows(answer))]
+                  text_table(["requirement", "spelled", "altered", "path"], _requirement_rows(answer))]
     return "\n".join(parts)
 
 

@@ -1,0 +1,346 @@
+"""Draw a :class:`~exactgrid.render.picture.Picture` with matplotlib, and save it.
+
+matplotlib is an optional extra (``pip install 'exactgrid[plot]'``): it is imported when a
+figure is drawn, never when exactgrid is imported, and its absence is one clear
+:class:`PlotUnavailable` error. Figures are built on :class:`matplotlib.figure.Figure`
+directly (no pyplot, no global state, no window), so drawing works headless and in threads.
+
+One figure: the grid (letters large; each cell shaded by how many found words need it, spare
+cells hatched) and, for the US states, the tile map with the found states, the chain and the
+award badges; below, one small panel per found word, heaviest first: its path as arrows from
+cell to cell (a pair of cells crossed twice gets two curved arrows, one per crossing), the
+letter positions read in each cell in its corner (``2,5``: a revisit), the first cell ringed,
+and an altered cell boxed in red with the letter it stands for.
+
+SVG output is deterministic, byte for byte: a fixed hash salt for the ids matplotlib makes up,
+no date in the metadata, glyphs as paths. Every element a test or a stylesheet may want has
+an id: ``grid``, ``map``, ``chain``, ``panel:WORD``, ``step:WORD:N`` (the N-th move),
+``altered:WORD:POSITION``, ``tile:KEY``, ``badge:KEY:met`` / ``badge:KEY:unmet``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..inputs import InputError
+from .picture import Panel, Picture, TileMap, picture_of
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+FORMATS = ("svg", "png", "pdf")
+"""File formats :func:`save_figure` writes, chosen by the file's suffix."""
+
+PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2",
+           "#7f7f7f", "#bcbd22")
+"""Panel colours, in turn (matplotlib's tab10, reordered so neighbours differ most)."""
+
+ALTERED = "#c00000"
+FOUND_TILE = "#9ecae1"
+CHAIN = "#e6550d"
+MET, UNMET = "#2e7d32", "#9e9e9e"
+
+DETAILED_CELLS = 100
+"""Boards with more cells get no per-cell counts on the grid and no letters off the path in a
+word's panel: thousands of text objects make a figure slow to draw and unreadable anyway."""
+PANEL_INCHES = 2.1  # one word's panel, title included
+PANEL_COLUMNS = 6
+GRID_INCHES = 3.6
+TILE_INCHES = 0.42
+STYLE = {
+    "font.family": "DejaVu Sans",  # shipped with matplotlib: the same glyphs on every machine
+    "svg.fonttype": "path",
+    "svg.hashsalt": "exactgrid",
+    "svg.image_inline": True,
+    "path.simplify": False,
+}
+
+
+class PlotUnavailable(InputError):
+    """matplotlib is not installed: pictures need the ``plot`` extra."""
+
+
+def ensure_matplotlib() -> Any:
+    """The matplotlib module, or one clear :class:`PlotUnavailable` error when it is missing."""
+    try:
+        import matplotlib
+        from matplotlib.figure import Figure  # noqa: F401 (checks the part we use imports)
+    except ImportError as exc:
+        raise PlotUnavailable("pictures need matplotlib: pip install 'exactgrid[plot]' "
+                              f"(importing it failed: {exc})") from None
+    return matplotlib
+
+
+@contextlib.contextmanager
+def _style() -> Iterator[None]:
+    with ensure_matplotlib().rc_context(STYLE):
+        yield
+
+
+# --------------------------------------------------------------------------- geometry
+
+
+def _centre(picture: Picture, cell: int) -> tuple[float, float]:
+    row, col = picture.grid.board.coords(cell)
+    return col + 0.5, row + 0.5
+
+
+def _frame(ax: Axes, rows: int, cols: int) -> None:
+    ax.set_xlim(0, cols)
+    ax.set_ylim(rows, 0)
+    ax.set_aspect("equal")
+    ax.set_axis_off()
+
+
+def _font_for(cell_inches: float, share: float) -> float:
+    """A font size in points filling ``share`` of a cell ``cell_inches`` wide."""
+    return max(4.0, cell_inches * 72 * share)
+
+
+# --------------------------------------------------------------------------- the parts
+
+
+def _draw_grid(ax: Axes, picture: Picture, cell_inches: float) -> None:
+    from matplotlib.collections import PatchCollection
+    from matplotlib.patches import Rectangle
+
+    board = picture.grid.board
+    top = max(picture.needed, default=0) or 1
+    squares = [Rectangle((x - 0.5, y - 0.5), 1, 1) for x, y in (_centre(picture, c) for c in range(board.size))]
+    used = [c for c in range(board.size) if picture.needed[c]]
+    shades = [0.15 + 0.6 * picture.needed[c] / top for c in used]
+    ax.add_collection(PatchCollection([squares[c] for c in used], edgecolors="#555555", linewidths=1,
+                                      facecolors=[(1 - 0.75 * s, 1 - 0.45 * s, 1 - 0.1 * s) for s in shades]),
+                      autolim=False)
+    spare = PatchCollection([squares[c] for c in picture.spare], facecolors="#eeeeee", edgecolors="#555555",
+                            linewidths=1, hatch="///")
+    spare.set_gid("spare")
+    ax.add_collection(spare, autolim=False)
+    detailed = board.size <= DETAILED_CELLS
+    for cell, letter in enumerate(picture.grid.letters):
+        x, y = _centre(picture, cell)
+        need = picture.needed[cell]
+        if need and detailed:
+            ax.text(x + 0.44, y + 0.42, str(need), ha="right", va="bottom", color="#333333",
+                    fontsize=_font_for(cell_inches, 0.13))
+        ax.text(x, y + 0.04, letter, ha="center", va="center", fontsize=_font_for(cell_inches, 0.55),
+                fontweight="bold", color="#111111" if need else "#777777")
+    _frame(ax, board.rows, board.cols)
+    ax.set_gid("grid")
+    legend = "number: found words needing the cell's letter" if detailed else "darker: more found words need the cell"
+    ax.text(0, board.rows + 0.08, f"{legend}; hatched: spare (no word needs it)", ha="left", va="top", fontsize=7,
+            color="#444444")
+
+
+def header_lines(picture: Picture) -> list[str]:
+    """The figure's heading: what the grid is, its letters and rules, what it scores."""
+    words = len(picture.panels) + picture.omitted
+    found = f"{words} found, {picture.weight_label} {picture.total:,}"
+    return [line for line in (picture.heading, picture.caption, found) if line]
+
+
+def _draw_panel(ax: Axes, picture: Picture, panel: Panel, colour: str, cell_inches: float) -> None:
+    from matplotlib.collections import PatchCollection
+    from matplotlib.colors import to_rgb
+    from matplotlib.patches import Circle, FancyArrowPatch, Rectangle
+
+    board = picture.grid.board
+    visits = panel.visits
+    small = _font_for(cell_inches, 0.22)
+    detailed = board.size <= DETAILED_CELLS  # on big boards only the path's letters are written
+    tint = tuple(1 - 0.18 * (1 - channel) for channel in to_rgb(colour))  # the colour at 18% on white
+    shown = range(board.size) if detailed else sorted(visits)
+    squares = [Rectangle((x - 0.5, y - 0.5), 1, 1) for x, y in (_centre(picture, c) for c in shown)]
+    ax.add_collection(PatchCollection(squares, facecolors=[tint if c in visits else "white" for c in shown],
+                                      edgecolors="#bbbbbb", linewidths=0.6), autolim=False)
+    if not detailed:
+        ax.add_artist(Rectangle((0, 0), board.cols, board.rows, fill=False, edgecolor="#bbbbbb", lw=0.6))
+    for cell, letter in enumerate(picture.grid.letters):
+        x, y = _centre(picture, cell)
+        on_path = cell in visits
+        if on_path or detailed:
+            ax.text(x, y + 0.05, letter, ha="center", va="center", fontsize=_font_for(cell_inches, 0.42),
+                    color="#111111" if on_path else "#c8c8c8", fontweight="bold" if on_path else "normal")
+        if on_path:
+            ax.text(x - 0.44, y - 0.42, ",".join(map(str, visits[cell])), ha="left", va="top", fontsize=small,
+                    color="#333333")
+    start = _centre(picture, panel.path[0])
+    ax.add_artist(Circle(start, 0.36, fill=False, edgecolor=colour, lw=1.6))
+    shrink = cell_inches * 72 * 0.22
+    for step in panel.steps:
+        bend = 0.0 if step.lane == 0 else 0.28 * step.lane
+        ax.add_artist(FancyArrowPatch(_centre(picture, step.start), _centre(picture, step.end),
+                                     connectionstyle=f"arc3,rad={bend}", arrowstyle="-|>",
+                                     mutation_scale=max(6.0, cell_inches * 30), lw=1.4, color=colour,
+                                     shrinkA=shrink, shrinkB=shrink, gid=f"step:{panel.word}:{step.number}"))
+    for alteration in panel.alterations:
+        x, y = _centre(picture, alteration.cell)
+        ax.add_artist(Rectangle((x - 0.46, y - 0.46), 0.92, 0.92, fill=False, edgecolor=ALTERED, lw=1.6,
+                               gid=f"altered:{panel.word}:{alteration.position}"))
+        ax.text(x + 0.42, y + 0.42, alteration.wanted, ha="right", va="bottom", fontsize=small * 1.25,
+                color=ALTERED, fontweight="bold")
+    _frame(ax, board.rows, board.cols)
+    ax.set_gid(f"panel:{panel.word}")
+    ax.text(0.5, 1.03, f"{panel.name}  {panel.weight:,}\n{panel.spelled}", transform=ax.transAxes,
+            ha="center", va="bottom", fontsize=8.5)
+
+
+def _draw_map(ax: Axes, tile_map: TileMap) -> None:
+    from matplotlib.patches import FancyBboxPatch, Rectangle
+
+    chain = set(tile_map.chain or ())
+    for key, (col, row) in sorted(tile_map.tiles.items()):
+        found = key in tile_map.found
+        ax.add_artist(Rectangle((col + 0.05, row + 0.05), 0.9, 0.9, facecolor=FOUND_TILE if found else "#f4f4f4",
+                               edgecolor=CHAIN if key in chain else ("#4a7fa8" if found else "#d0d0d0"),
+                               lw=2.0 if key in chain else 0.8, gid=f"tile:{key}"))
+        ax.text(col + 0.5, row + 0.52, tile_map.labels[key], ha="center", va="center", fontsize=7.5,
+                color="#111111" if found else "#9a9a9a", fontweight="bold" if found else "normal")
+    if tile_map.chain:
+        xs = [tile_map.tiles[k][0] + 0.5 for k in tile_map.chain]
+        ys = [tile_map.tiles[k][1] + 0.5 for k in tile_map.chain]
+        (line,) = ax.plot(xs, ys, color=CHAIN, lw=2.4, marker="o", markersize=4, alpha=0.9, solid_capstyle="round")
+        line.set_gid("chain")
+        chain_text = f"{tile_map.chain_title}: " + " - ".join(tile_map.labels[k] for k in tile_map.chain)
+    else:
+        chain_text = f"{tile_map.chain_title}: none" if tile_map.chain_title else "no chain item"
+    width = max(col for col, _ in tile_map.tiles.values()) + 1
+    height = max(row for _, row in tile_map.tiles.values()) + 1
+    per_row = max(1, math.ceil(len(tile_map.badges) / 2)) if len(tile_map.badges) > 6 else len(tile_map.badges)
+    badge_w = width / max(per_row, 1)
+    for i, badge in enumerate(tile_map.badges):
+        x = (i % max(per_row, 1)) * badge_w
+        y = height + 0.35 + (i // max(per_row, 1)) * 0.75
+        colour = MET if badge.met else UNMET
+        ax.add_artist(FancyBboxPatch((x + 0.08, y), badge_w - 0.16, 0.55, boxstyle="round,pad=0,rounding_size=0.15",
+                                    facecolor=colour if badge.met else "white", edgecolor=colour, lw=1.2,
+                                    gid=f"badge:{badge.key}:{'met' if badge.met else 'unmet'}"))
+        ax.text(x + badge_w / 2, y + 0.29, ("\u2713 " if badge.met else "\u2717 ") + badge.key, ha="center",
+                va="center", fontsize=7.5, color="white" if badge.met else colour, fontweight="bold")
+    rows_of_badges = math.ceil(len(tile_map.badges) / max(per_row, 1)) if tile_map.badges else 0
+    _frame(ax, height + 0.35 + 0.75 * rows_of_badges, width)
+    ax.set_gid("map")
+    met = sum(b.met for b in tile_map.badges)
+    ax.set_title(f"{len(tile_map.found & set(tile_map.tiles))} of 48 contiguous states found; "
+                 f"{met} of {len(tile_map.badges)} met ({tile_map.checklist})\n{chain_text}",
+                 fontsize=8.5, loc="left")
+
+
+# --------------------------------------------------------------------------- the figure
+
+
+def draw(picture: Picture, columns: int | None = None) -> Figure:
+    """A matplotlib Figure of ``picture``: the grid and the map on top, the word panels below.
+
+    ``columns`` is how many word panels per row (default: 6, or fewer when there are fewer).
+    """
+    ensure_matplotlib()
+    from matplotlib.figure import Figure
+
+    if columns is not None and (isinstance(columns, bool) or not isinstance(columns, int) or columns < 1):
+        raise InputError(f"columns must be a whole number 1 or more, got {columns!r}")
+    board = picture.grid.board
+    aspect = board.rows / board.cols
+    count = len(picture.panels)
+    per_row = min(columns or PANEL_COLUMNS, max(count, 1))
+    panel_rows = math.ceil(count / per_row) if count else 0
+    panel_w = PANEL_INCHES
+    panel_h = PANEL_INCHES * min(max(aspect, 0.35), 1.6) + 0.35
+    grid_w = GRID_INCHES if aspect <= 1 else GRID_INCHES / aspect
+    grid_h = grid_w * aspect
+    tile_map = picture.tile_map
+    map_w = map_h = 0.0
+    if tile_map is not None:
+        cols = max(c for c, _ in tile_map.tiles.values()) + 1
+        rows = max(r for _, r in tile_map.tiles.values()) + 1
+        badge_rows = 2 if len(tile_map.badges) > 6 else 1
+        map_w, map_h = cols * TILE_INCHES, (rows + 0.35 + 0.75 * badge_rows) * TILE_INCHES
+    header = header_lines(picture)
+    margin, gap = 0.3, 0.45
+    title = 0.3 * len(header) + (0.55 if tile_map is not None else 0.1)
+    top_h = max(grid_h, map_h) + title + 0.3
+    width = max(2 * margin + per_row * panel_w, 2 * margin + grid_w + (gap + map_w if tile_map else 0))
+    note_h = 0.3 if picture.omitted else 0.0
+    height = margin + top_h + panel_rows * (panel_h + 0.25) + note_h + margin
+    with _style():
+        fig = Figure(figsize=(width, height), dpi=100)
+        fig.set_facecolor("white")
+
+        def box(x: float, y_top: float, w: float, h: float) -> list[float]:
+            """Axes rectangle in figure fractions from inches measured from the top left."""
+            return [x / width, (height - y_top - h) / height, w / width, h / height]
+
+        fig.text(margin / width, 1 - margin / height, "\n".join(header), fontsize=11, va="top", ha="left",
+                 linespacing=1.5)
+        grid_ax = fig.add_axes(box(margin, margin + title, grid_w, grid_h))
+        _draw_grid(grid_ax, picture, grid_w / board.cols)
+        if tile_map is not None:
+            map_ax = fig.add_axes(box(margin + grid_w + gap, margin + title, map_w, map_h))
+            _draw_map(map_ax, tile_map)
+        cell_inches = min(panel_w - 0.2, (panel_h - 0.45) / aspect) / board.cols
+        for i, panel in enumerate(picture.panels):
+            row, col = divmod(i, per_row)
+            x = margin + col * panel_w + 0.1
+            y = margin + top_h + row * (panel_h + 0.25) + 0.4
+            ax = fig.add_axes(box(x, y, cell_inches * board.cols, cell_inches * board.rows))
+            _draw_panel(ax, picture, panel, PALETTE[i % len(PALETTE)], cell_inches)
+        if picture.omitted:
+            fig.text(margin / width, (margin + note_h / 2) / height,
+                     f"+{picture.omitted} lighter word{'s' if picture.omitted != 1 else ''} found, not drawn "
+                     "(max_panels)", fontsize=8, color="#444444", va="center")
+        fig.text(1 - margin / width, 0.35 * margin / height, "exactgrid: ring = first letter, n,m = letter positions "
+                 "read in a cell, red box = altered cell (small letter: the one it stands for)",
+                 fontsize=6.5, color="#666666", ha="right", va="center")
+    return fig
+
+
+def picture_format(path: str | Path, format: str | None = None) -> str:
+    """The format to write: ``format`` if given, else the file's suffix; one of :data:`FORMATS`."""
+    chosen = (format or Path(path).suffix.lstrip(".")).lower()
+    if chosen not in FORMATS:
+        raise InputError(f"cannot write a picture as {chosen or 'a file without a suffix'!r} "
+                         f"({str(path)!r}); use a .svg, .png or .pdf file")
+    return chosen
+
+
+def save_figure(fig: Figure, path: str | Path, format: str | None = None, dpi: int = 100) -> Path:
+    """Write ``fig`` to ``path`` (SVG byte for byte the same for the same figure; PNG at ``dpi``)."""
+    chosen = picture_format(path, format)
+    target = Path(path)
+    from .. import __version__
+
+    creator = f"exactgrid {__version__}, Matplotlib v{ensure_matplotlib().__version__}"
+    metadata: dict[str, Any] = {"svg": {"Date": None, "Creator": creator},
+                                "pdf": {"CreationDate": None, "ModDate": None, "Creator": creator},
+                                "png": {"Software": creator}}[chosen]
+    with _style():
+        try:
+            fig.savefig(target, format=chosen, dpi=dpi, metadata=metadata, facecolor="white")
+        except OSError as exc:
+            raise InputError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
+    return target
+
+
+def show(subject: Any, out: str | Path | None = None, *, format: str | None = None, columns: int | None = None,
+         dpi: int = 100, **options: Any) -> Figure:
+    """Draw ``subject`` (a grid, its letters, a Score, a fit or solve answer) and, given ``out``,
+    save it there (``.svg``, ``.png`` or ``.pdf``). Returns the matplotlib Figure.
+
+    ``options`` go to :func:`~exactgrid.render.picture.picture_of`: ``words``, ``budget``,
+    ``path_rule``, ``shape``, ``moves``, ``checklist``, ``water_borders``, ``tile_map``,
+    ``max_panels``.
+
+    >>> fig = show("thoainesl")                     # doctest: +SKIP
+    >>> show("thoainesl", "seed.svg")               # doctest: +SKIP
+    """
+    if out is not None:
+        picture_format(out, format)  # a bad file name is refused before any drawing
+    fig = draw(picture_of(subject, **options), columns=columns)
+    if out is not None:
+        save_figure(fig, out, format, dpi)
+    return fig
