@@ -287,23 +287,27 @@ def _read_subject(
     subject: object, words: WordList | str | Path | None, budget: int, path_rule: PathRule,
     shape: str | tuple[int, int] | None, moves: MoveRule,
 ) -> tuple[Score, dict[str, Match], str]:
-    """The score to draw, witnesses that replace the score's, and a heading."""
+    """The score to draw, witnesses that replace the score's, and a heading.
+
+    Answers are recognised last, importing their modules only then: a plain grid does not
+    pay for importing the solvers (numba's compiler alone takes half a second)."""
+    if isinstance(subject, Grid | str):
+        grid = subject if isinstance(subject, Grid) else parse_grid(subject, shape, moves)
+        listed = word_list(words)
+        return score(grid, listed, listed.check_budget(budget), path_rule), {}, ""
+    if isinstance(subject, Score):
+        return subject, {}, ""
     from ..fit import FitAnswer
-    from ..solve import SolveAnswer
 
     if isinstance(subject, FitAnswer):
         if subject.score is None:
             raise NothingToDraw(f"no grid to draw: the answer is {subject.verdict.value.upper()}")
         witnesses = {m.word: m for m in subject.witnesses}
         return subject.score, witnesses, f"fit: {subject.verdict.value.upper()} ({subject.backend})"
+    from ..solve import SolveAnswer
+
     if isinstance(subject, SolveAnswer):
         if subject.result is None:
             raise NothingToDraw(f"no grid to draw: the answer is {subject.verdict.value.upper()}")
         return subject.result, {}, f"solve: best found in {subject.stats.elapsed:.0f} s"
-    if isinstance(subject, Score):
-        return subject, {}, ""
-    if isinstance(subject, Grid | str):
-        grid = subject if isinstance(subject, Grid) else parse_grid(subject, shape, moves)
-        listed = word_list(words)
-        return score(grid, listed, listed.check_budget(budget), path_rule), {}, ""
     raise InputError(f"cannot draw a {type(subject).__name__}: give a grid, a Score, or a fit or solve answer")
