@@ -28,6 +28,11 @@ JSON output (``--json``), stable keys:
   ``path``, ``cells``} -- and ``score`` (as ``score --json``).
 * ``fit-many``: one JSON line per question, in completion order: ``id`` and either the keys of
   ``fit --json`` plus ``worker`` (host:pid), or ``error``; after Ctrl-C a last line ``stopped``.
+* ``show``: ``out``, ``format`` (svg, png, pdf), ``panels`` (the words drawn, heaviest first),
+  ``omitted`` (found but not drawn), ``map`` (bool), ``chain`` (the map's chain or null),
+  ``spare`` (labels of the cells no found word needs), ``seconds``. ``fit --show`` and
+  ``solve --show`` add the same object as ``picture`` (``{"out": null, "reason": ...}`` when
+  there was no grid to draw or it could not be written).
 * ``backends``: ``default`` and ``backends`` -- a list of {``name``, ``available``,
   ``version``, ``capabilities``, ``description``}.
 """
@@ -279,7 +284,7 @@ def picture_options(command: Callable[..., Any]) -> Callable[..., Any]:
                      help="Draw the N heaviest words found (the rest are counted in a note)."),
         click.option("--columns", type=click.IntRange(min=1), default=None, metavar="N",
                      help="Word panels per row (default: 6)."),
-        click.option("--dpi", type=click.IntRange(10, 1200), default=100, show_default=True,
+        click.option("--dpi", type=click.IntRange(10, 1200), default=100, show_default=True, metavar="N",
                      help="Pixels per inch of a PNG."),
     ]
     for decorate in reversed(decorators):
