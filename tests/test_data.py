@@ -104,3 +104,21 @@ def test_tile_map_keeps_90_of_the_105_land_borders_as_touching_tiles():
                    if b.kind == "land" and not touching(b.a, b.b))
     assert apart == ["AL-FL", "AR-TX", "AZ-NV", "CO-OK", "DE-PA", "GA-TN", "IA-WI", "ID-UT", "IL-KY",
                      "IL-MO", "KY-VA", "MD-WV", "MO-OK", "NM-TX", "TN-VA"]
+
+
+def test_enable_is_the_reference_dictionary():
+    import gzip
+    import hashlib
+
+    from exactgrid.data import word_list
+    from exactgrid.data.enable import SHA256, enable, enable_text
+
+    text = enable_text()
+    assert hashlib.sha256(text).hexdigest() == SHA256 and len(text) == 1_743_363
+    words = enable()
+    assert word_list("enable") is words and word_list("ENABLE") is words
+    assert len(words) == 172_823 and {"RETRIEVES", "RAZZMATAZZES", "KNICKKNACK"} <= set(words)
+    assert set(words.weights.values()) == {1}
+    reference = REFERENCE / "words" / "enable.txt.gz"
+    if reference.exists():
+        assert gzip.decompress(reference.read_bytes()) == text
