@@ -27,6 +27,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("words",),
     ("data",),  # bundled datasets (data.us: the US states), built on words
     ("finder",),
+    ("wordsearch",),
     ("fastscore",),
     ("awards",),
     ("question",),

@@ -1,0 +1,223 @@
+"""Trackword and the trie-guided word search under it, checked against the finder (the referee),
+brute force and the seed's example (grid ``set/err/vei``: 59 ENABLE words of 3-9 letters)."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+
+import pytest
+
+from exactgrid import finder
+from exactgrid.data import word_list
+from exactgrid.geometry import Board
+from exactgrid.grid import Grid, parse_grid
+from exactgrid.inputs import InputError
+from exactgrid.puzzles.trackword import TrackwordAnswer, build_grid, list_words
+from exactgrid.words import WordList
+from exactgrid.wordsearch import Trie, hamiltonian_paths, is_valid_path, search_words, trie_for
+
+FIXTURE = "set/err/vei"
+SEED_WORDS = ["RETRIEVES", "TREE", "SEVER", "RESET", "REVERSE", "SERVE", "IRE", "SET", "TEE"]
+
+
+@pytest.fixture(scope="module")
+def enable() -> WordList:
+    return word_list("enable")
+
+
+@pytest.fixture(scope="module")
+def fixture_answer() -> TrackwordAnswer:
+    return list_words(FIXTURE)
+
+
+# --------------------------------------------------------------------------- the seed's example
+
+
+def test_fixture_holds_59_words_with_the_seeds_examples(fixture_answer):
+    words = [hit.word for hit in fixture_answer.words]
+    assert fixture_answer.count == len(set(words)) == 59
+    assert set(SEED_WORDS) <= set(words)
+    assert words[0] == "RETRIEVES"
+    assert all(3 <= len(w) <= 9 for w in words)
+    assert words == sorted(words, key=lambda w: (-len(w), w))
+    assert (fixture_answer.path_rule, fixture_answer.list_name) == ("simple", "ENABLE")
+
+
+def test_fixture_agrees_with_the_finder_over_all_of_enable(fixture_answer, enable):
+    grid = fixture_answer.grid
+    present = set(grid.letters)  # a word with a letter the grid lacks cannot be spelled
+    candidates = [w for w in enable if 3 <= len(w) <= 9 and set(w) <= present]
+    expected = {w for w in candidates if finder.is_found(grid, w, 0, "simple")}
+    assert {hit.word for hit in fixture_answer.words} == expected
+
+
+def test_every_fixture_path_spells_its_word(fixture_answer):
+    grid = fixture_answer.grid
+    for hit in fixture_answer.words:
+        assert is_valid_path(grid.board, hit.path, "simple"), hit
+        assert "".join(grid.letters[c] for c in hit.path) == hit.word == hit.spelled
+    retrieves = fixture_answer.words[0]
+    assert retrieves.labels(grid.board) == ("r2c2", "r1c2", "r1c3", "r2c3", "r3c3", "r3c2", "r3c1", "r2c1", "r1c1")
+
+
+def test_walks_find_more_and_are_bounded_by_the_trie():
+    grid = parse_grid(FIXTURE)
+    long_walk = "RERERERERERERE"  # comes back to the same two cells: a walk, never a simple path
+    hits = search_words(grid, [long_walk, "TREE", "SETS"], "walk", 3, None)
+    assert [hit.word for hit in hits] == [long_walk, "TREE"]
+    assert is_valid_path(grid.board, hits[0].path, "walk")
+    assert [hit.word for hit in search_words(grid, [long_walk, "TREE"], "simple", 3, None)] == ["TREE"]
+    assert search_words(grid, [long_walk], "walk", 3, 13) == []
+
+
+# --------------------------------------------------------------------------- against the referee
+
+
+def _random_words(rng: random.Random, grid: Grid, alphabet: str) -> list[str]:
+    """Random strings plus strings read off random walks of the grid (so that some are found)."""
+    words = {"".join(rng.choice(alphabet) for _ in range(rng.randint(1, 6))) for _ in range(25)}
+    for _ in range(25):
+        cell = rng.randrange(grid.board.size)
+        path = [cell]
+        for _ in range(rng.randint(0, 6)):
+            path.append(rng.choice(grid.board.neighbours[path[-1]]))
+        words.add("".join(grid.letters[c] for c in path))
+    return sorted(words)
+
+
+BOARDS = [Board(3, 3), Board(3, 3, "rook"), Board(3, 4), Board(3, 4, "rook")]
+
+
+@pytest.mark.parametrize("board", BOARDS, ids=repr)
+def test_search_agrees_with_the_finder_on_random_grids(board):
+    rng = random.Random(f"trackword {board!r}")
+    alphabet = "AEST"
+    for _ in range(12):
+        grid = Grid(board, "".join(rng.choice(alphabet) for _ in range(board.size)))
+        words = _random_words(rng, grid, alphabet)
+        trie = Trie.from_words(words)
+        low, high = rng.choice([(1, None), (2, 5), (3, 9), (4, 4)])
+        for rule, budget in itertools.product(("simple", "walk"), (0, 1)):
+            hits = search_words(grid, trie, rule, low, high, budget)
+            expected = [w for w in words if low <= len(w) <= (high or 99) and finder.is_found(grid, w, budget, rule)]
+            assert sorted(hit.word for hit in hits) == expected, (grid.letters, rule, budget)
+            for hit in hits:
+                assert is_valid_path(board, hit.path, rule), hit
+                assert len(hit.path) == len(hit.word)
+                assert hit.spelled == "".join(grid.letters[c] for c in hit.path)
+                assert hit.substitutions == finder.find(grid, hit.word, budget, rule).substitutions <= budget
+
+
+def test_the_path_shown_is_the_lexicographically_smallest():
+    rng = random.Random(3)
+    board = Board(3, 3)
+    words = sorted({"".join(p) for n in (3, 4) for p in itertools.product("AES", repeat=n)})
+    for _ in range(6):
+        grid = Grid(board, "".join(rng.choice("AES") for _ in range(9)))
+        for rule in ("simple", "walk"):
+            first: dict[str, tuple[int, ...]] = {}  # itertools.product runs in lexicographic order
+            for path in itertools.chain.from_iterable(itertools.product(range(9), repeat=n) for n in (3, 4)):
+                if is_valid_path(board, path, rule):
+                    first.setdefault("".join(grid.letters[c] for c in path), path)
+            hits = search_words(grid, words, rule, 3, 4)
+            assert {hit.word: hit.path for hit in hits} == first, (grid.letters, rule)
+
+
+def test_a_word_list_a_trie_and_plain_words_give_the_same_hits(enable):
+    grid = parse_grid(FIXTURE)
+    small = enable.subset(["RETRIEVES", "TREE", "SERVE", "XYZZY", "TE", "TREES"])
+    by_list = search_words(grid, small)
+    assert by_list == search_words(grid, Trie.from_words(small)) == search_words(grid, list(small))
+    assert [hit.word for hit in by_list] == ["RETRIEVES", "SERVE", "TREES", "TREE"]
+    assert trie_for(enable, 3, 9) is trie_for(enable, 3, 9)
+
+
+def test_trie_holds_its_words_once():
+    trie = Trie.from_words(["TEE", "TREE", "TREE", "TREES", "AT"], min_length=3)
+    assert (len(trie), trie.depth, trie.nodes) == (3, 5, 7)
+    assert sorted(trie) == ["TEE", "TREE", "TREES"]
+    assert "TREE" in trie and "TRE" not in trie and "AT" not in trie and "" not in trie
+
+
+# --------------------------------------------------------------------------- building a grid
+
+
+def test_hamiltonian_paths_of_the_3x3_king_board_match_brute_force():
+    board = Board(3, 3)
+    adjacent = {(a, b) for a in range(9) for b in board.neighbours[a]}
+    brute = [p for p in itertools.permutations(range(9)) if all(step in adjacent for step in zip(p, p[1:]))]
+    paths = list(hamiltonian_paths(board))
+    assert paths == brute  # both in lexicographic order
+    assert len(paths) == 784
+    assert sum(1 for _ in hamiltonian_paths(Board(3, 3, "rook"))) == 40
+    assert sum(1 for _ in hamiltonian_paths(board, limit=10)) == 11
+
+
+def test_build_grid_for_retrieves_beats_the_seed_grid():
+    built = build_grid("retrieves")
+    assert built.word == "RETRIEVES"
+    assert finder.is_found(built.grid, "RETRIEVES", 0, "simple")
+    assert "".join(built.grid.letters[c] for c in built.word_path) == "RETRIEVES"
+    assert built.count >= list_words(FIXTURE).count == 59
+    assert list_words(built.grid).count == built.count
+    assert built.paths == 784 and 1 <= built.ties <= built.tried <= 98
+    assert built.how == (f"exhaustive over all 784 Hamiltonian paths of the 3x3 king board "
+                         f"({built.tried} distinct grids): proven best")
+    data = json.loads(json.dumps(built.to_dict()))
+    assert data["grid"] == built.grid.letters and data["count"] == built.count
+    assert built.text().startswith(built.grid.block() + "\n")
+
+
+def test_build_grid_is_optimal_against_brute_force_over_every_arrangement():
+    # a 2x3 board: every arrangement of the word's letters that the finder says holds the word
+    board = Board(2, 3)
+    words = WordList(dict.fromkeys(["STARES", "TEAS", "SEAT", "EATS", "RATES", "STAR", "ARTS", "TSAR", "ERA", "SEA",
+                                    "TEA", "ATE", "EAR", "ARE", "RAT", "TAR", "ART", "ASS", "SET", "REST"], 1))
+    built = build_grid("stares", words, 3, 6, board=board)
+    best = 0
+    for letters in set(itertools.permutations("STARES")):
+        grid = Grid(board, "".join(letters))
+        if finder.is_found(grid, "STARES", 0, "simple"):
+            best = max(best, len(finder.found_words(grid, [w for w in words if len(w) <= 6], 0, "simple")))
+    assert built.count == best
+    assert built.paths == sum(1 for _ in hamiltonian_paths(board))
+
+
+# --------------------------------------------------------------------------- output and bad input
+
+
+def test_answer_text_and_json(fixture_answer):
+    text = fixture_answer.text()
+    assert text.startswith("S E T\nE R R\nV E I\n")
+    assert "words  59 of 3-9 letters (ENABLE)" in text
+    assert "9 letters (1)\n  RETRIEVES  r2c2 r1c2 r1c3 r2c3 r3c3 r3c2 r3c1 r2c1 r1c1" in text
+    data = json.loads(json.dumps(fixture_answer.to_dict()))
+    assert list(data) == ["grid", "rows", "shape", "moves", "path_rule", "list", "min_length", "max_length",
+                          "count", "words", "seconds"]
+    assert data["count"] == 59 and data["rows"] == ["SET", "ERR", "VEI"]
+    assert data["words"][0] == {"word": "RETRIEVES", "length": 9, "cells": [4, 1, 2, 5, 8, 7, 6, 3, 0],
+                                "path": ["r2c2", "r1c2", "r1c3", "r2c3", "r3c3", "r3c2", "r3c1", "r2c1", "r1c1"]}
+
+
+@pytest.mark.parametrize("call", [
+    lambda: list_words(FIXTURE, min_length=5, max_length=4),
+    lambda: list_words(FIXTURE, min_length=0),
+    lambda: list_words(FIXTURE, max_length=0),
+    lambda: list_words(FIXTURE, path_rule="hop"),
+    lambda: list_words("setervei"),
+    lambda: list_words("set/er1/vei"),
+    lambda: search_words(parse_grid(FIXTURE), ["TREE"], budget=-1),
+    lambda: search_words(parse_grid(FIXTURE), ["tree"]),
+    lambda: build_grid("retrieve"),
+    lambda: build_grid("retriev3s"),
+    lambda: build_grid("retriévés"),
+    lambda: build_grid("retrieves", min_length=4, max_length=3),
+    lambda: build_grid("abcdefghijklmnop", board=Board(4, 4)),
+], ids=["min>max", "min0", "max0", "rule", "shape", "digit", "budget", "lower", "short", "digit9", "accent",
+        "build-min>max", "too-many-paths"])
+def test_bad_input_is_one_line(call):
+    with pytest.raises(InputError) as caught:
+        call()
+    assert "\n" not in str(caught.value) and str(caught.value)
