@@ -380,6 +380,71 @@ def _show_answer(answer: Any, out: str | None, as_json: bool, **options: Any) ->
     return drawn
 
 
+# --------------------------------------------------------------------------- the other puzzles
+
+
+def _answer_out(answer: Any, as_json: bool) -> None:
+    """A puzzle answer (anything with ``to_dict()`` and ``text()``) as JSON or text."""
+    if as_json:
+        _print_json(answer.to_dict())
+    else:
+        click.echo(answer.text())
+
+
+def length_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """--list, --min-length and --max-length: which dictionary words count."""
+    decorators = [
+        click.option("--list", "--words", "list_name", metavar="enable|FILE", default="enable", show_default=True,
+                     help="Word list: the bundled ENABLE dictionary, or a file (one word a line)."),
+        click.option("--min-length", type=click.IntRange(min=1), default=3, show_default=True, metavar="N"),
+        click.option("--max-length", type=click.IntRange(min=1), default=9, show_default=True, metavar="N"),
+    ]
+    for decorate in reversed(decorators):
+        command = decorate(command)
+    return command
+
+
+@cli.command("words")
+@click.argument("grid", metavar="GRID")
+@length_options
+@click.option("--shape", metavar="RxC", default=None, help="Grid shape, e.g. 3x3 (default: square).")
+@click.option("--moves", type=click.Choice(MOVE_RULES), default="king", show_default=True)
+@click.option("--path", "path_rule", type=click.Choice(PATH_RULES), default="simple", show_default=True,
+              help="simple: no cell twice (Trackword, Boggle); walk: cells may repeat.")
+@click.option("--budget", type=click.IntRange(min=0), default=0, show_default=True, metavar="K",
+              help="Letters that may be altered per word (Trackword: 0).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+def words_command(grid: str, list_name: str, min_length: int, max_length: int, shape: str | None, moves: str,
+                  path_rule: str, budget: int, as_json: bool) -> None:
+    """Every word of the list that GRID spells (Trackword: 3x3, king moves, no cell twice, 3-9
+    letters), each with a path, grouped by length, with the count. One search over a trie of
+    the list, not one per word."""
+    from .puzzles.trackword import list_words
+
+    answer = list_words(read_grid_argument(grid, shape, moves), list_name, path_rule, min_length,  # type: ignore[arg-type]
+                        max_length, budget)
+    _answer_out(answer, as_json)
+
+
+@cli.command("trackword")
+@click.argument("word", metavar="WORD")
+@length_options
+@click.option("--shape", metavar="RxC", default="3x3", show_default=True,
+              help="Board shape: WORD has one letter per cell.")
+@click.option("--moves", type=click.Choice(MOVE_RULES), default="king", show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+def trackword_command(word: str, list_name: str, min_length: int, max_length: int, shape: str, moves: str,
+                      as_json: bool) -> None:
+    """Build the grid holding WORD (one letter per cell, along a path that never visits a cell
+    twice) with the most words of the list: every placement of WORD is tried, so the grid shown
+    is a proven best."""
+    from .geometry import Board, parse_shape
+    from .puzzles.trackword import build_grid
+
+    rows, cols = parse_shape(shape)
+    _answer_out(build_grid(word, list_name, min_length, max_length, Board(rows, cols, moves)), as_json)  # type: ignore[arg-type]
+
+
 # --------------------------------------------------------------------------- fit and backends
 
 FIT_EXIT = {"fits": 0, "does not fit": 1, "unknown": 3}

@@ -188,16 +188,25 @@ def test_build_grid_is_optimal_against_brute_force_over_every_arrangement():
 # --------------------------------------------------------------------------- output and bad input
 
 
+def test_a_budget_admits_words_one_letter_away():
+    answer = list_words(FIXTURE, min_length=9, budget=1)
+    spelled = {hit.word: hit.spelled for hit in answer.words}
+    assert spelled["RETRIEVES"] == "RETRIEVES" and spelled["REPRIEVES"] == "RETRIEVES"  # P read as the T
+    assert all(finder.is_found(answer.grid, w, 1, "simple") for w in spelled)
+    assert answer.to_dict()["budget"] == 1 and "REtRIEVES" in answer.text()
+
+
 def test_answer_text_and_json(fixture_answer):
     text = fixture_answer.text()
     assert text.startswith("S E T\nE R R\nV E I\n")
     assert "words  59 of 3-9 letters (ENABLE)" in text
     assert "9 letters (1)\n  RETRIEVES  r2c2 r1c2 r1c3 r2c3 r3c3 r3c2 r3c1 r2c1 r1c1" in text
     data = json.loads(json.dumps(fixture_answer.to_dict()))
-    assert list(data) == ["grid", "rows", "shape", "moves", "path_rule", "list", "min_length", "max_length",
-                          "count", "words", "seconds"]
+    assert list(data) == ["grid", "rows", "shape", "moves", "path_rule", "budget", "list", "min_length",
+                          "max_length", "count", "words", "seconds"]
     assert data["count"] == 59 and data["rows"] == ["SET", "ERR", "VEI"]
-    assert data["words"][0] == {"word": "RETRIEVES", "length": 9, "cells": [4, 1, 2, 5, 8, 7, 6, 3, 0],
+    assert data["words"][0] == {"word": "RETRIEVES", "length": 9, "spelled": "RETRIEVES",
+                                "cells": [4, 1, 2, 5, 8, 7, 6, 3, 0],
                                 "path": ["r2c2", "r1c2", "r1c3", "r2c3", "r3c3", "r3c2", "r3c1", "r2c1", "r1c1"]}
 
 
@@ -221,3 +230,37 @@ def test_bad_input_is_one_line(call):
     with pytest.raises(InputError) as caught:
         call()
     assert "\n" not in str(caught.value) and str(caught.value)
+
+
+def test_the_words_and_trackword_commands():
+    from click.testing import CliRunner
+
+    from exactgrid.cli import cli
+
+    result = CliRunner().invoke(cli, ["words", "set/err/vei", "--list", "enable", "--path", "simple",
+                                      "--min-length", "3", "--max-length", "9"])
+    assert result.exit_code == 0 and "words  59 of 3-9 letters (ENABLE)" in result.output
+    data = json.loads(CliRunner().invoke(cli, ["words", "set/err/vei", "--json"]).output)
+    assert data["count"] == 59 and data["words"][0]["word"] == "RETRIEVES"
+    walks = json.loads(CliRunner().invoke(cli, ["words", "set/err/vei", "--path", "walk", "--json"]).output)
+    assert walks["count"] > 59 and {w["word"] for w in data["words"]} < {w["word"] for w in walks["words"]}
+    built = CliRunner().invoke(cli, ["trackword", "retrieves", "--json"])
+    assert built.exit_code == 0, built.output
+    answer = json.loads(built.output)
+    assert answer["count"] == list_words(answer["grid"]).count and "proven best" in answer["how"]
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["words", "set/err/ve"], "grid"),
+    (["words", "set/err/vei", "--list", "nosuch"], "unknown word list 'nosuch'"),
+    (["words", "set/err/vei", "--min-length", "5", "--max-length", "4"], "minimum word length"),
+    (["trackword", "retrieve"], "needs a word of 9 letters"),
+    (["trackword", "retriev3s"], "A-Z"),
+])
+def test_puzzle_commands_bad_input_is_one_line(args, needle):
+    from click.testing import CliRunner
+
+    from exactgrid.cli import cli
+
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1 and needle in result.stderr, result.stderr

@@ -6,8 +6,10 @@ ENABLE dictionary of the word puzzles."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
+from ..inputs import InputError
 from ..words import WordList, read_word_list
 
 BUILTIN_LISTS = ("us-states", "enable")
@@ -29,4 +31,7 @@ def word_list(source: str | Path | WordList | None = None) -> WordList:
         from .enable import enable
 
         return enable()
+    if not os.path.lexists(source):  # type: ignore[arg-type]
+        raise InputError(f"unknown word list {str(source)!r}: neither a bundled list ({', '.join(BUILTIN_LISTS)}) "
+                         "nor a file")
     return read_word_list(source)  # type: ignore[arg-type]

@@ -28,7 +28,7 @@ from typing import Any
 from ..data import word_list
 from ..geometry import Board, PathRule
 from ..grid import Grid, parse_grid
-from ..inputs import InputError, ascii_upper
+from ..inputs import InputError, ascii_upper, check_whole
 from ..words import WordList
 from ..wordsearch import WordHit, check_lengths, hamiltonian_paths, search_words, trie_for
 
@@ -54,6 +54,8 @@ class TrackwordAnswer:
     path_rule: PathRule
     list_name: str
     seconds: float
+    budget: int = 0
+    """Letters a word may have altered (0 in Trackword: exact)."""
 
     @property
     def count(self) -> int:
@@ -69,8 +71,9 @@ class TrackwordAnswer:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict with stable keys (``grid``, ``rows``, ``shape``, ``moves``,
-        ``path_rule``, ``list``, ``min_length``, ``max_length``, ``count``, ``words``: each with
-        ``word``, ``length``, ``path`` as cell labels and ``cells`` as 0-based indices;
+        ``path_rule``, ``budget``, ``list``, ``min_length``, ``max_length``, ``count``, ``words``:
+        each with ``word``, ``length``, ``spelled`` (altered letters in lower case), ``path`` as
+        cell labels and ``cells`` as 0-based indices;
         ``seconds``)."""
         board = self.grid.board
         return {
@@ -79,6 +82,7 @@ class TrackwordAnswer:
             "shape": board.shape_name,
             "moves": board.moves,
             "path_rule": self.path_rule,
+            "budget": self.budget,
             "list": self.list_name,
             "min_length": self.min_length,
             "max_length": self.max_length,
@@ -90,7 +94,8 @@ class TrackwordAnswer:
     def text(self) -> str:
         """What a command line prints: the grid block, the count, then the words by length,
         each with its path as cell labels (``r1c2``)."""
-        lines = [self.grid.block(), "", f"grid   {self.grid.letters}  ({_describe(self.grid.board, self.path_rule)})",
+        rules = _describe(self.grid.board, self.path_rule) + (f", budget {self.budget}" if self.budget else "")
+        lines = [self.grid.block(), "", f"grid   {self.grid.letters}  ({rules})",
                  f"words  {self.count} of {_lengths(self.min_length, self.max_length)} letters "
                  f"({self.list_name})"]
         lines += _word_lines(self.by_length(), self.grid.board)
@@ -161,10 +166,11 @@ class TrackwordBuild:
 
 
 def list_words(grid: Grid | str, words: str | WordList = DEFAULT_WORDS, path_rule: PathRule = "simple",
-               min_length: int = MIN_LENGTH, max_length: int | None = MAX_LENGTH) -> TrackwordAnswer:
+               min_length: int = MIN_LENGTH, max_length: int | None = MAX_LENGTH, budget: int = 0) -> TrackwordAnswer:
     """Every word of the list (``"enable"`` by default, or a WordList or word-list file) that
-    ``grid`` spells with ``min_length`` to ``max_length`` letters (None: no upper bound), exactly
-    (no letter altered), under ``path_rule`` (``simple`` by Trackword's rules).
+    ``grid`` spells with ``min_length`` to ``max_length`` letters (None: no upper bound), with at
+    most ``budget`` letters altered (0, Trackword's rule: exactly), under ``path_rule``
+    (``simple`` by Trackword's rules).
 
     ``grid`` is a Grid or its text (``"set/err/vei"``; see :func:`~exactgrid.grid.parse_grid`,
     king moves). Bad input raises InputError with a one-line message.
@@ -179,8 +185,10 @@ def list_words(grid: Grid | str, words: str | WordList = DEFAULT_WORDS, path_rul
     if not isinstance(board_grid, Grid):
         raise InputError(f"a grid must be a Grid or its letters as text, got {grid!r}")
     chosen = word_list(words)
-    hits = search_words(board_grid, trie_for(chosen, low, high), path_rule, low, high)
-    return TrackwordAnswer(board_grid, tuple(hits), low, high, path_rule, chosen.name, time.perf_counter() - start)
+    check_whole(budget, "the alteration budget")
+    hits = search_words(board_grid, trie_for(chosen, low, high), path_rule, low, high, budget)
+    return TrackwordAnswer(board_grid, tuple(hits), low, high, path_rule, chosen.name, time.perf_counter() - start,
+                           budget)
 
 
 def build_grid(word: str, words: str | WordList = DEFAULT_WORDS, min_length: int = MIN_LENGTH,
@@ -280,7 +288,8 @@ def _ties(ties: int) -> str:
 
 def _hit_dict(hit: WordHit, board: Board) -> dict[str, Any]:
     """One word as JSON: word, length, path (labels), cells (indices)."""
-    return {"word": hit.word, "length": len(hit.word), "path": list(hit.labels(board)), "cells": list(hit.path)}
+    return {"word": hit.word, "length": len(hit.word), "spelled": _marked(hit), "path": list(hit.labels(board)),
+            "cells": list(hit.path)}
 
 
 def _word_lines(groups: dict[int, tuple[WordHit, ...]], board: Board) -> list[str]:
@@ -288,5 +297,11 @@ def _word_lines(groups: dict[int, tuple[WordHit, ...]], board: Board) -> list[st
     lines: list[str] = []
     for size, hits in groups.items():
         lines += ["", f"{size} letters ({len(hits)})"]
-        lines += [f"  {hit.word:<{size}}  {' '.join(hit.labels(board))}" for hit in hits]
+        lines += [f"  {hit.word:<{size}}  {_marked(hit) + '  ' if hit.altered else ''}{' '.join(hit.labels(board))}"
+                  for hit in hits]
     return lines
+
+
+def _marked(hit: WordHit) -> str:
+    """The spelled form with altered letters in lower case (``TReE``), as ``exactgrid score`` shows it."""
+    return "".join(c.lower() if i in hit.altered else c for i, c in enumerate(hit.spelled))
