@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from math import gcd
 
 from .model import BoolModel
+from .stopping import pysat_leaves_sigint_to_python
 
 BDD_NODE_LIMIT = 20_000
 """Above this many BDD nodes for one constraint, use the adder network instead."""
@@ -158,7 +159,8 @@ class CnfBuilder:
             encoding = EncType.seqcounter
         else:
             encoding = EncType.totalizer
-        enc = CardEnc.atmost(lits=lits, bound=k, top_id=self.top, encoding=encoding)
+        with pysat_leaves_sigint_to_python():  # a Ctrl-C must not longjmp out of the C encoder
+            enc = CardEnc.atmost(lits=lits, bound=k, top_id=self.top, encoding=encoding)
         self.top = max(self.top, enc.nv)
         self.clauses.extend(list(c) for c in enc.clauses)
 

@@ -54,7 +54,37 @@ def interruption(exc: KeyboardInterrupt) -> str:
 
 def leave_signals_to_the_main_thread() -> None:
     """Call first thing in a helper thread: block Ctrl-C and the stop signals there, so that the
-    kernel delivers them to the main thread. C code with a signal handler of its own (PySAT
-    installs one for SIGINT during a solve) then always sees them where it is solving; a signal
-    landing on a helper thread could otherwise be missed, leaving a search running."""
+    kernel delivers them to the main thread, where Python handles them. A blocking system call
+    in the main thread (a sleep, a wait on a child) is then cut short by the signal instead of
+    running on until it would have returned anyway."""
     signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, *STOP_SIGNALS})
+
+
+@contextmanager
+def pysat_leaves_sigint_to_python() -> Iterator[None]:
+    """While the body calls into PySAT's C code (a solve, a cardinality encoding), PySAT keeps
+    its own SIGINT handler out of the way: Ctrl-C is noted by Python's handler and raises
+    ``KeyboardInterrupt`` when the C call returns (within a chunk, for a chunked solve).
+
+    Why: called on the main thread, PySAT's C functions replace Python's SIGINT handler, for
+    the length of the call, by one that ``longjmp``s out of the running C++ code -- CaDiCaL's
+    ``solve_limited`` even with ``expect_interrupt=True``, and the cardinality encoders too.
+    Jumping out of arbitrary code is not safe: a Ctrl-C that lands while the solver is inside
+    ``malloc``/``free`` leaves glibc's heap lock taken, and the next ``free`` (deleting the
+    solver) waits for that lock forever, so the process never exits. The jump also leaves SIGINT
+    blocked in the main thread (a second Ctrl-C is never delivered) and the solver in an invalid
+    state. PySAT installs the handler only where ``MainThread.check()`` says it runs on the main
+    thread; that answers False while the body runs. Elsewhere than the main thread this does
+    nothing (PySAT installs no handler there).
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    from pysat._utils import MainThread
+
+    check = MainThread.__dict__["check"]
+    MainThread.check = staticmethod(lambda: False)  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        MainThread.check = check  # type: ignore[method-assign]

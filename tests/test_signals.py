@@ -8,6 +8,7 @@ the test waits for the search to be under way, and the bounds are generous fail-
 hang (the measured stop times are in the README, from ``tools/bench_signals.py``).
 """
 
+import json
 import os
 import signal
 import subprocess
@@ -57,7 +58,10 @@ def start_fit(backend: str, tmp_path: Path) -> subprocess.Popen:
     """``exactgrid fit`` on the hard question, searching (progress ticking) when this returns."""
     env = {**os.environ, "TMPDIR": str(tmp_path)}
     process = subprocess.Popen(
-        [sys.executable, "-c", "from exactgrid.cli import main; main()", "fit", "--instance", str(HARD),
+        # SIGINT as a terminal gives it, even when this test runs in a background job (which starts
+        # with SIGINT ignored, and Python then keeps it ignored)
+        [sys.executable, "-c", "import signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+         "from exactgrid.cli import main; main()", "fit", "--instance", str(HARD),
          "--backend", backend, "--time-limit", "600", "--progress"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, start_new_session=True)
     try:
@@ -146,3 +150,44 @@ def test_timeout_command_leaves_no_orphan(tmp_path):
     while alive(seen) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert len(seen) >= 2 and not alive(seen)  # the exactgrid process and its kissat child
+
+
+CTRL_C_IN_A_CHUNK = """
+import json, signal
+from pysat.examples.genhard import PHP
+from pysat.solvers import Solver
+from exactgrid.backends.sat import _solve_once
+
+signal.signal(signal.SIGINT, signal.default_int_handler)  # even if started with SIGINT ignored
+solver = Solver(name="cadical195", bootstrap_with=PHP(12).clauses)  # minutes for CaDiCaL
+print("solving", flush=True)
+try:
+    _solve_once(solver, None)
+    interrupted = False
+except KeyboardInterrupt:
+    interrupted = True
+blocked = [line.split()[1] for line in open("/proc/self/status") if line.startswith("SigBlk")][0]
+solver.conf_budget(10)  # CaDiCaL aborts the process here if the solve was jumped out of
+solver.solve_limited()
+solver.delete()
+print(json.dumps({"interrupted": interrupted, "sigint_blocked": bool(int(blocked, 16) & 2)}))
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads the signal mask from /proc")
+def test_ctrl_c_in_a_cadical_chunk_leaves_the_solver_and_the_signal_mask_sound():
+    """PySAT's own SIGINT handler (which CaDiCaL's binding installs even with expect_interrupt)
+    longjmps out of the solver: that can deadlock the process in free(), leaves SIGINT blocked and
+    the solver unusable. The chunked solve keeps it away, so Python raises KeyboardInterrupt."""
+    process = subprocess.Popen([sys.executable, "-c", CTRL_C_IN_A_CHUNK], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        assert process.stdout.readline() == "solving\n"
+        time.sleep(0.3)  # into the C solver (Python runs between chunks only briefly)
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=HANG_SECONDS)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    assert process.returncode == 0, err
+    assert json.loads(out) == {"interrupted": True, "sigint_blocked": False}

@@ -10,7 +10,8 @@ solver, each in the way its PySAT binding allows:
   clock between chunks. Between chunks Python is in control, so Ctrl-C and SIGTERM stop the
   search within a chunk (CaDiCaL has no ``interrupt()``; a timer calling Glucose's
   ``interrupt()`` would leave the C code deaf to Ctrl-C until the time limit). Chunks run with
-  ``expect_interrupt=True`` so that PySAT leaves SIGINT to Python (see :func:`_solve_once`);
+  PySAT's own SIGINT handler kept out of the way, so that SIGINT stays with Python (see
+  :func:`~exactgrid.stopping.pysat_leaves_sigint_to_python`);
 * Kissat (and Lingeling, which has no limited solve) ignore assumptions and cannot be resumed;
   Kissat aborts the process on a second solve after an unfinished one. They run one-shot in a
   child process (a fresh solver per search round) that is killed at the limit.
@@ -22,6 +23,7 @@ import time
 from collections.abc import Iterator
 
 from ..model import BoolModel
+from ..stopping import pysat_leaves_sigint_to_python
 from .base import Backend, BackendError, ChildCall, Result, Session, Status
 
 CHUNK_SECONDS = 0.2
@@ -47,16 +49,13 @@ def _solve_once(solver, deadline: float | None, assumptions: tuple[int, ...] = (
             return None
         solver.conf_budget(budget)
         started = time.monotonic()
-        # expect_interrupt: PySAT then installs no SIGINT handler of its own (that handler
-        # longjmps out of the C solver, which once left a Ctrl-C'd Glucose hanging); Python's
-        # handler only notes the signal, and KeyboardInterrupt comes when the chunk returns.
-        try:
+        # PySAT's own SIGINT handler longjmps out of the C solver; a Ctrl-C landing inside malloc
+        # then deadlocks the process at the solver's delete (see pysat_leaves_sigint_to_python).
+        # expect_interrupt=True keeps that handler away only in the bindings that honour it
+        # (Glucose, MiniSat; not CaDiCaL), so it is kept away here for every solver: Python's
+        # handler notes the signal, and KeyboardInterrupt comes when the chunk returns.
+        with pysat_leaves_sigint_to_python():
             answer = solver.solve_limited(assumptions=list(assumptions), expect_interrupt=True)
-        except Exception as exc:
-            # some bindings (CaDiCaL 1.9.5) still see SIGINT themselves and raise pysolvers.error
-            if "keyboard interrupt" in str(exc).lower():
-                raise KeyboardInterrupt from None
-            raise
         if answer is not None:
             return answer
         took = max(time.monotonic() - started, 1e-3)
