@@ -445,6 +445,33 @@ def trackword_command(word: str, list_name: str, min_length: int, max_length: in
     _answer_out(build_grid(word, list_name, min_length, max_length, Board(rows, cols, moves)), as_json)  # type: ignore[arg-type]
 
 
+PUZZLE_EXIT = {"optimal": 0, "best found": 3, "none": 3}
+
+
+@cli.command("sumsquares")
+@click.option("--n", "n", type=int, default=5, show_default=True, metavar="N",
+              help="Grid size: n x n digits (1 to 12).")
+@click.option("--method", type=click.Choice(["both", "ilp", "dp"]), default="both", show_default=True,
+              help="ilp: the integer programme through a backend; dp: the exact dynamic programme; both: "
+                   "run the two and check that they agree.")
+@click.option("--backend", default=None, metavar="NAME",
+              help="Backend for the integer programme: cbc (default), highs, cpsat.")
+@click.option("--time-limit", type=Seconds(), default=60.0, show_default=True, metavar="SECONDS",
+              help="Per method: the best grid found and a bound after this long.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+@click.pass_context
+def sumsquares_command(ctx: click.Context, n: int, method: str, backend: str | None, time_limit: float,
+                       as_json: bool) -> None:
+    """Jane Street's Sum of Squares: an n x n grid of digits where row i, read as a number, is
+    divisible by i and column j by n + j, with the largest digit sum, proven optimal (exit 0),
+    or the best found with a bound (exit 3)."""
+    from .puzzles.sumsquares import solve_sum_of_squares
+
+    answer = solve_sum_of_squares(n, method, backend, time_limit)  # type: ignore[arg-type]
+    _answer_out(answer, as_json)
+    ctx.exit(PUZZLE_EXIT[answer.status])
+
+
 # --------------------------------------------------------------------------- fit and backends
 
 FIT_EXIT = {"fits": 0, "does not fit": 1, "unknown": 3}

@@ -249,3 +249,19 @@ def test_row_modulus_keeps_all_that_matters():
         for prefix, other in itertools.product(range(60), range(60)):
             if prefix % m == other % m:
                 assert prefix * 10 ** left % divisor == other * 10 ** left % divisor
+
+
+def test_the_sumsquares_command():
+    from click.testing import CliRunner
+
+    from exactgrid.cli import cli
+
+    result = CliRunner().invoke(cli, ["sumsquares", "--n", "5"])
+    assert result.exit_code == 0, result.output
+    assert "sum 205 (optimal)" in result.output and "both prove 205" in result.output
+    data = json.loads(CliRunner().invoke(cli, ["sumsquares", "--n", "3", "--method", "dp", "--json"]).output)
+    assert data["total"] == 72 and data["status"] == "optimal" and ss.check_grid(data["grid"], 3)
+    for args, needle in ((["--n", "13"], "from 1 to 12"), (["--n", "0"], "from 1 to 12"),
+                         (["--n", "x"], "--n"), (["--backend", "nosuch"], "unknown backend")):
+        bad = CliRunner().invoke(cli, ["sumsquares", *args])
+        assert bad.exit_code == 2 and bad.stderr.count("\n") == 1 and needle in bad.stderr, bad.stderr
