@@ -94,9 +94,13 @@ def fit_options():
             st.just(["--symmetry-breaking"])]
 
 
+JSON_COMMANDS = ("score", "check", "fit", "show", "words", "trackword", "sumsquares", "letterboxed")
+"""Commands whose answer under --json is one JSON document."""
+
+
 def check_clean(args: list[str]) -> None:
     """Run one command line in-process and hold it to the contract."""
-    if args[0] == "fit":  # keep runs short: a small limit unless the line sets one (last one wins)
+    if args[0] in ("fit", "sumsquares"):  # keep runs short: a small limit unless the line sets one (last one wins)
         args = [*args[:1], "--time-limit", "0.3", *args[1:]]
     # the simple-path witness search is exponential in the budget (see the README's known limits)
     if "simple" in args and "--budget" in args:
@@ -115,7 +119,7 @@ def check_clean(args: list[str]) -> None:
     elif result.exit_code == 2:
         assert result.stderr == "", (args, result.stderr)
         assert list(json.loads(result.stdout)) == ["error"], (args, result.stdout)
-    elif wants_json and args[0] in ("score", "check", "fit", "show") and not {"--help", "--version"} & set(args):
+    elif wants_json and args[0] in JSON_COMMANDS and not {"--help", "--version"} & set(args):
         json.loads(result.stdout)  # an answer under --json is JSON
 
 
@@ -152,6 +156,21 @@ def test_fuzz_show(paths, tmp_path_factory, data):
                option("--columns", NUMBERS), option("--dpi", NUMBERS), st.just(["--no-map"]), st.just(["--map"]),
                option("--words", ["us-states", paths[3], "nofile.txt"]), st.just(["--water-borders"])]
     check_clean(data.draw(command_line("show", positional, options, paths)))
+
+
+@settings(FUZZ, max_examples=max(EXAMPLES // 4, 1))
+@given(data=st.data())
+def test_fuzz_puzzle_commands(paths, data):
+    command = data.draw(st.sampled_from(["words", "trackword", "sumsquares"]))
+    positional = {"words": st.sampled_from(GRIDS + paths) | ODD_TEXT,
+                  "trackword": st.sampled_from(["retrieves", "RETRIEVE", "abcdefghi", "ab", "", "é" * 9]) | ODD_TEXT,
+                  "sumsquares": st.sampled_from(["5", "extra"]) | ODD_TEXT}[command]
+    options = [option("--min-length", NUMBERS), option("--max-length", NUMBERS),
+               option("--list", ["enable", "us-states", paths[3], "nosuch"]), option("--shape", SHAPES),
+               option("--moves", ["king", "rook", "x"]), option("--path", ["walk", "simple", "x"]),
+               option("--budget", ["0", "1", "-1", "x"]), option("--n", ["1", "2", "3", "5", "0", "13", "x", ""]),
+               option("--method", ["ilp", "dp", "both", "x"]), option("--backend", BACKENDS)]
+    check_clean(data.draw(command_line(command, positional, options, paths)))
 
 
 @FUZZ
