@@ -445,6 +445,36 @@ def trackword_command(word: str, list_name: str, min_length: int, max_length: in
     _answer_out(build_grid(word, list_name, min_length, max_length, Board(rows, cols, moves)), as_json)  # type: ignore[arg-type]
 
 
+@cli.command("letterboxed")
+@click.argument("box", metavar="BOX")
+@click.option("--max-words", type=click.IntRange(min=1), default=None, metavar="N",
+              help="At most N words (default: as many as the box has letters).")
+@click.option("--list", "--words", "list_name", metavar="enable|FILE", default="enable", show_default=True,
+              help="Word list: the bundled ENABLE dictionary, or a file (one word a line).")
+@click.option("--method", type=click.Choice(["search", "ilp", "both"]), default="search", show_default=True,
+              help="search: breadth-first over (last letter, letters covered); ilp: one integer programme per "
+                   "word count through a backend; both: run the two and check that they agree.")
+@click.option("--backend", default=None, metavar="NAME", help="Backend for the ILP (default cbc).")
+@click.option("--time-limit", type=Seconds(), default=60.0, show_default=True, metavar="SECONDS",
+              help="For the ILP: UNKNOWN after this long.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+@click.pass_context
+def letterboxed_command(ctx: click.Context, box: str, max_words: int | None, list_name: str, method: str,
+                        backend: str | None, time_limit: float, as_json: bool) -> None:
+    """Solve NYT Letter Boxed: BOX is its sides, e.g. "vro wal eth bdi" (any number of sides of
+    equal length, all letters different). Prints a solution with the fewest words, proven
+    fewest (exit 0); none within --max-words, proven (exit 1); or unknown at the time limit (exit 3).
+    Words have 3+ letters, consecutive letters from different sides, each word starts with the
+    last letter of the one before, and every letter is used."""
+    from .data import word_list
+    from .puzzles.letterboxed import solve_letter_boxed
+
+    answer = solve_letter_boxed(box, word_list(list_name), max_words, method, backend,  # type: ignore[arg-type]
+                                time_limit)
+    _answer_out(answer, as_json)
+    ctx.exit(0 if answer.solved and answer.proven else 1 if answer.proven else 3)
+
+
 PUZZLE_EXIT = {"optimal": 0, "best found": 3, "none": 3}
 
 

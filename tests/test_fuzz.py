@@ -100,7 +100,7 @@ JSON_COMMANDS = ("score", "check", "fit", "show", "words", "trackword", "sumsqua
 
 def check_clean(args: list[str]) -> None:
     """Run one command line in-process and hold it to the contract."""
-    if args[0] in ("fit", "sumsquares"):  # keep runs short: a small limit unless the line sets one (last one wins)
+    if args[0] in ("fit", "sumsquares", "letterboxed"):  # keep runs short unless the line sets a limit (last wins)
         args = [*args[:1], "--time-limit", "0.3", *args[1:]]
     # the simple-path witness search is exponential in the budget (see the README's known limits)
     if "simple" in args and "--budget" in args:
@@ -161,15 +161,18 @@ def test_fuzz_show(paths, tmp_path_factory, data):
 @settings(FUZZ, max_examples=max(EXAMPLES // 4, 1))
 @given(data=st.data())
 def test_fuzz_puzzle_commands(paths, data):
-    command = data.draw(st.sampled_from(["words", "trackword", "sumsquares"]))
+    command = data.draw(st.sampled_from(["words", "trackword", "sumsquares", "letterboxed"]))
     positional = {"words": st.sampled_from(GRIDS + paths) | ODD_TEXT,
                   "trackword": st.sampled_from(["retrieves", "RETRIEVE", "abcdefghi", "ab", "", "é" * 9]) | ODD_TEXT,
-                  "sumsquares": st.sampled_from(["5", "extra"]) | ODD_TEXT}[command]
+                  "sumsquares": st.sampled_from(["5", "extra"]) | ODD_TEXT,
+                  "letterboxed": st.sampled_from(["vro wal eth bdi", "vro wal", "abc abd", "ab cd ef", "a b", "",
+                                                  "vro,wal,eth,bdi", "VRO/WAL/ETH/BDI", "é"]) | ODD_TEXT}[command]
     options = [option("--min-length", NUMBERS), option("--max-length", NUMBERS),
                option("--list", ["enable", "us-states", paths[3], "nosuch"]), option("--shape", SHAPES),
                option("--moves", ["king", "rook", "x"]), option("--path", ["walk", "simple", "x"]),
                option("--budget", ["0", "1", "-1", "x"]), option("--n", ["1", "2", "3", "5", "0", "13", "x", ""]),
-               option("--method", ["ilp", "dp", "both", "x"]), option("--backend", BACKENDS)]
+               option("--method", ["ilp", "dp", "both", "search", "x"]), option("--backend", BACKENDS),
+               option("--max-words", NUMBERS)]
     check_clean(data.draw(command_line(command, positional, options, paths)))
 
 

@@ -374,3 +374,21 @@ def test_chain_table_is_the_fewest_chained_words_covering_each_set():
                     assert table[start][subset] == expected[subset]
                 else:  # no chain of at most box.size words covers it
                     assert table[start][subset] > box.size
+
+
+def test_the_letterboxed_command():
+    import json
+
+    from click.testing import CliRunner
+
+    from exactgrid.cli import cli
+
+    result = CliRunner().invoke(cli, ["letterboxed", "vro wal eth bdi"])
+    assert result.exit_code == 0 and "fewest words: 2 (proven fewest)" in result.output, result.output
+    data = json.loads(CliRunner().invoke(cli, ["letterboxed", "xoy tws apv kri", "--json"]).output)
+    assert data["fewest"] == 3 and data["proven"] and len(data["words"]) == 3
+    assert CliRunner().invoke(cli, ["letterboxed", "vro wal eth bdi", "--max-words", "1"]).exit_code == 1
+    for args, needle in ((["vro wal eta bdi"], "'A' appears on sides 2 and 3"), (["vro"], "side"),
+                         (["vro wal eth bd"], "same number of letters"), (["vro wal eth bdi", "--list", "nosuch"], "unknown word list")):
+        bad = CliRunner().invoke(cli, ["letterboxed", *args])
+        assert bad.exit_code == 2 and bad.stderr.count("\n") == 1 and needle in bad.stderr, bad.stderr
