@@ -217,6 +217,14 @@ def search_words(grid: Grid, words: Trie | WordList | Iterable[str], path_rule: 
     simple = path_rule == "simple"
     if simple:
         limit = min(limit, grid.board.size)
+    if limit > MAX_DEPTH:
+        raise InputError(f"words of more than {MAX_DEPTH} letters are not searched (the search goes one level "
+                         f"deeper per letter); ask for at most {MAX_DEPTH} letters")
+    budget = min(budget, limit)  # more alterations than letters alter nothing more
+    if simple and budget > MAX_SIMPLE_BUDGET:
+        raise InputError(f"simple paths with more than {MAX_SIMPLE_BUDGET} alterations are not searched (the "
+                         f"search grows exponentially with the budget: 3 took 5 s on a 3x3, 5 a minute); "
+                         "walks take any budget")
     letters, neighbours = grid.letters, grid.board.neighbours
     if budget == 0 and simple:
         found = _exact_simple(letters, neighbours, trie.root, low, limit)
@@ -226,6 +234,14 @@ def search_words(grid: Grid, words: Trie | WordList | Iterable[str], path_rule: 
     hits.sort(key=lambda hit: (-len(hit.word), hit.word))
     return hits
 
+
+MAX_DEPTH = 300
+"""The longest word searched: the depth-first search recurses once or twice per letter, and
+Python's default recursion limit is 1,000 frames."""
+
+MAX_SIMPLE_BUDGET = 2
+"""The most alterations searched under the simple-path rule, where every trie child may be
+tried at every cell of every path: the work grows exponentially with the budget."""
 
 Found = dict[str, tuple[int, tuple[int, ...]]]
 """word -> (alterations, path) of the best path found so far."""

@@ -389,6 +389,7 @@ def test_the_letterboxed_command():
     assert data["fewest"] == 3 and data["proven"] and len(data["words"]) == 3
     assert CliRunner().invoke(cli, ["letterboxed", "vro wal eth bdi", "--max-words", "1"]).exit_code == 1
     for args, needle in ((["vro wal eta bdi"], "'A' appears on sides 2 and 3"), (["vro"], "side"),
-                         (["vro wal eth bd"], "same number of letters"), (["vro wal eth bdi", "--list", "nosuch"], "unknown word list")):
+                         (["vro wal eth bd"], "same number of letters"),
+                         (["vro wal eth bdi", "--list", "nosuch"], "unknown word list")):
         bad = CliRunner().invoke(cli, ["letterboxed", *args])
         assert bad.exit_code == 2 and bad.stderr.count("\n") == 1 and needle in bad.stderr, bad.stderr

@@ -82,6 +82,13 @@ def test_needed_cells_agree_with_trying_every_letter(seed):
     assert list(needed_counts(score(grid, states, budget))) == _needed_by_brute_force(grid, states, budget)
 
 
+def test_a_word_with_every_letter_still_gets_its_needed_cells():
+    words = parse_word_list("ABCDEFGHIJKLMNOPQRSTUVWXYZ,1\nABC,1\n", "pangram")
+    grid = parse_grid("abcdefghijklmnopqrstuvwxyz", (1, 26))
+    result = score(grid, words, 1)
+    assert list(needed_counts(result)) == _needed_by_brute_force(grid, words, 1)
+
+
 def test_the_seed_grids_e_is_spare():
     # IDAHO reads the E as its D (IeAHO); no other word passes there, so any letter keeps every word
     assert picture_of("thoainesl").spare == (6,)
@@ -222,6 +229,7 @@ def test_show_command_text_and_json(tmp_path):
     (["--out", "/no/such/folder/x.svg"], "cannot write"),
     (["--out", "x.svg", "--words", "instances/words/example.txt", "--map"], "map shows US states"),
     (["--out", "x.svg", "--columns", "0"], "--columns"),
+    (["--out", "x.png", "--dpi", "1200", "--columns", "1"], "too big to draw"),
 ])
 def test_show_bad_input_is_one_line(args, needle, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)

@@ -264,3 +264,15 @@ def test_puzzle_commands_bad_input_is_one_line(args, needle):
 
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 2 and result.stderr.count("\n") == 1 and needle in result.stderr, result.stderr
+
+
+def test_searches_that_would_not_end_are_refused():
+    long_words = WordList({"AB" * 400: 1}, "long")
+    with pytest.raises(InputError, match="more than 300 letters"):
+        search_words(parse_grid("abab"), long_words, "walk", 3, None)
+    assert search_words(parse_grid("abab"), long_words, "walk", 3, 300) == []  # within the depth: searched
+    with pytest.raises(InputError, match="simple paths with more than 2 alterations"):
+        list_words(FIXTURE, budget=3)
+    nine = WordList({"ZZZZZZZZZ": 1, "QQQQQQQQQ": 1, "ABC": 1}, "nine")
+    walks = list_words(FIXTURE, nine, path_rule="walk", min_length=9, budget=10**20)  # capped at 9: any 9 letters
+    assert [hit.word for hit in walks.words] == ["QQQQQQQQQ", "ZZZZZZZZZ"]

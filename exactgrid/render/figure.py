@@ -48,6 +48,10 @@ MET, UNMET = "#2e7d32", "#9e9e9e"
 DETAILED_CELLS = 100
 """Boards with more cells get no per-cell counts on the grid and no letters off the path in a
 word's panel: thousands of text objects make a figure slow to draw and unreadable anyway."""
+MAX_PIXELS = 60_000_000
+"""The largest PNG drawn (about 240 MB of pixels in memory); SVG and PDF are vector files."""
+MAX_PANELS = 1000
+"""The most word panels one figure holds (matplotlib slows to minutes past that)."""
 PANEL_INCHES = 2.1  # one word's panel, title included
 PANEL_COLUMNS = 6
 GRID_INCHES = 3.6
@@ -247,6 +251,9 @@ def draw(picture: Picture, columns: int | None = None) -> Figure:
     board = picture.grid.board
     aspect = board.rows / board.cols
     count = len(picture.panels)
+    if count > MAX_PANELS:
+        raise InputError(f"{count:,} word panels are too many for one figure (at most {MAX_PANELS:,}): "
+                         "keep the heaviest with max_panels")
     per_row = min(columns or PANEL_COLUMNS, max(count, 1))
     panel_rows = math.ceil(count / per_row) if count else 0
     panel_w = PANEL_INCHES
@@ -312,6 +319,11 @@ def save_figure(fig: Figure, path: str | Path, format: str | None = None, dpi: i
     """Write ``fig`` to ``path`` (SVG byte for byte the same for the same figure; PNG at ``dpi``)."""
     chosen = picture_format(path, format)
     target = Path(path)
+    width, height = fig.get_size_inches()
+    pixels = width * height * dpi * dpi
+    if chosen == "png" and pixels > MAX_PIXELS:
+        raise InputError(f"a {width * dpi:,.0f} x {height * dpi:,.0f} pixel PNG is too big to draw (at most "
+                         f"{MAX_PIXELS // 1_000_000} million pixels): lower --dpi, or draw an SVG")
     from .. import __version__
 
     creator = f"exactgrid {__version__}, Matplotlib v{ensure_matplotlib().__version__}"

@@ -178,10 +178,13 @@ def needed_counts(result: Score) -> tuple[int, ...]:
     counts = [0] * grid.board.size
     for scored in result.found:
         word = scored.match.word
-        other = next(c for c in "QZXJKVWYBFGHPMUCDLNTSRIOAE" if c not in word)
+        lacking = [c for c in "QZXJKVWYBFGHPMUCDLNTSRIOAE" if c not in word][:1]
         for cell in set(scored.match.path):
-            letters = grid.letters[:cell] + other + grid.letters[cell + 1:]
-            if not is_found(Grid(grid.board, letters), word, result.budget, result.path_rule):
+            # a letter the word lacks is the worst a cell can hold; a word with all 26 letters
+            # has no such letter, and then every other letter is tried
+            tried = lacking or [c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ" if c != grid.letters[cell]]
+            if any(not is_found(Grid(grid.board, grid.letters[:cell] + letter + grid.letters[cell + 1:]), word,
+                                result.budget, result.path_rule) for letter in tried):
                 counts[cell] += 1
     return tuple(counts)
 
