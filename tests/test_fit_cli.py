@@ -102,6 +102,17 @@ def test_backends_lists_builtins_and_the_plugin():
     assert "child-process" in rows["kissat"]["capabilities"] and "assumptions" not in rows["kissat"]["capabilities"]
 
 
+def test_backends_json_is_only_json_in_a_real_process():
+    # CliRunner sees Python's stdout only; a C library printing a banner on file descriptor 1
+    # (HiGHS did, from Highs()) breaks the JSON for a real user
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", "from exactgrid.cli import main; main()", "backends", "--json"],
+                         capture_output=True, text=True, check=True).stdout
+    assert json.loads(out)["default"] == DEFAULT_BACKEND
+
+
 def test_plugin_is_discovered_through_its_own_entry_point():
     """exactgrid-cpsat (plugins/) is a separate package; the core finds it only by entry point."""
     (point,) = [e for e in entry_points(group="exactgrid.backends") if e.name == "cpsat"]

@@ -262,6 +262,7 @@ def test_the_sumsquares_command():
     data = json.loads(CliRunner().invoke(cli, ["sumsquares", "--n", "3", "--method", "dp", "--json"]).output)
     assert data["total"] == 72 and data["status"] == "optimal" and ss.check_grid(data["grid"], 3)
     for args, needle in ((["--n", "13"], "from 1 to 12"), (["--n", "0"], "from 1 to 12"),
-                         (["--n", "x"], "--n"), (["--backend", "nosuch"], "unknown backend")):
+                         (["--n", "x"], "--n"), (["--backend", "nosuch"], "unknown backend"),
+                         (["--method", "dp", "--backend", "highs"], "uses no backend")):
         bad = CliRunner().invoke(cli, ["sumsquares", *args])
         assert bad.exit_code == 2 and bad.stderr.count("\n") == 1 and needle in bad.stderr, bad.stderr

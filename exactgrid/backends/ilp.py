@@ -142,12 +142,13 @@ class Highs(Backend):
         return True
 
     def version(self) -> str | None:
-        """HiGHS's version."""
-        try:
-            import highspy
+        """HiGHS's version, as the ``highspy`` package gives it (a ``Highs()`` object would print
+        its banner on stdout, into ``exactgrid backends --json``)."""
+        from importlib.metadata import PackageNotFoundError, version
 
-            return f"HiGHS {highspy.Highs().version()}"
-        except Exception:  # noqa: BLE001
+        try:
+            return f"HiGHS {version('highspy')}"
+        except PackageNotFoundError:
             return None
 
     def child_call(self, model: BoolModel, time_limit: float | None, seed: int) -> ChildCall:

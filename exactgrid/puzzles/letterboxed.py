@@ -471,7 +471,7 @@ class LetterBoxedAnswer:
             head = f"fewest words: {self.fewest} ({proof})"
             body = f"solution: {' - '.join(self.words)} ({self.letters} letters)"
         elif self.proven:
-            within = f" within {self.max_words} words" if self.max_words else ""
+            within = f" within {_count(self.max_words, 'word')}" if self.max_words else ""
             head, body = f"fewest words: no solution{within} (proven)", "solution: none"
         else:
             head, body = "fewest words: unknown (the time limit came first)", "solution: none found"

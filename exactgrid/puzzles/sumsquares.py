@@ -490,6 +490,9 @@ def solve_sum_of_squares(n: int, method: Method = "both", backend: str | None = 
     limit = check_seconds(time_limit)
     started = time.monotonic()
     name = backend or DEFAULT_BACKEND
+    if method == "dp" and backend is not None:
+        raise SumSquaresInputError(f"the dynamic programme uses no backend; --backend {backend} goes with "
+                                   "--method ilp or both")
     if method == "dp":
         return _answer(n, solve_dp(n, limit), "dp", None, time.monotonic() - started)
     if method == "ilp":

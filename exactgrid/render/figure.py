@@ -136,8 +136,8 @@ def _draw_grid(ax: Axes, picture: Picture, cell_inches: float) -> None:
                 fontweight="bold", color="#111111" if need else "#777777")
     _frame(ax, board.rows, board.cols)
     ax.set_gid("grid")
-    legend = "number: found words needing the cell's letter" if detailed else "darker: more found words need the cell"
-    ax.text(0, board.rows + 0.08, f"{legend}; hatched: spare (no word needs it)", ha="left", va="top", fontsize=7,
+    legend = "number: found words needing the letter" if detailed else "darker: more found words need the cell"
+    ax.text(0, board.rows + 0.08, f"{legend}\nhatched: spare (no word needs it)", ha="left", va="top", fontsize=7,
             color="#444444")
 
 
