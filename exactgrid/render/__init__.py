@@ -2,8 +2,9 @@
 
 The text functions are re-exported here, so ``from exactgrid.render import score_text`` works as
 it always did. Pictures need matplotlib (``pip install 'exactgrid[plot]'``), which is imported
-only when a picture is drawn: :func:`show` draws one; :func:`picture_of` says what it holds
-(panels, steps, the map) as plain data, without matplotlib.
+only when a picture is drawn: :func:`.figure.show` (``eg.show``) draws one;
+:func:`.picture.picture_of` (``eg.picture_of``) says what it holds (panels, steps, the map) as
+plain data, without matplotlib.
 """
 
 from __future__ import annotations
