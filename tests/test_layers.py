@@ -40,6 +40,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("backends",),
     ("fit",),
     ("solve",),  # the optimiser: compiled local search, exact moves through fit sessions
+    ("prove",),  # certificates of refutations (DRUP checking); bounds by counting to come
     ("puzzles",),  # Trackword, Letter Boxed, Sum of Squares: each a thin layer over the engine
     ("render",),
     ("api",),  # the front door (eg.score, eg.check), re-exported by exactgrid/__init__.py

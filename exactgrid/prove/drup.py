@@ -1,0 +1,166 @@
+"""An independent checker of DRUP refutations: a SAT solver's "does not fit" made checkable.
+
+A proof-logging SAT solver (PySAT's Glucose and CaDiCaL, ``with_proof=True``) writes, while it
+refutes a CNF, every clause it learns (a *lemma*) and every clause it deletes (``d ...``). The
+proof is valid when each lemma, in order, is a *reverse unit propagation* (RUP) consequence of
+the clauses before it: assigning every literal of the lemma false and propagating unit clauses
+reaches a conflict. The last lemma is the empty clause, so the formula is unsatisfiable. This
+module checks that forward, sharing no code with any solver or with the encoder.
+
+Deletions are read and ignored. That is sound for RUP: every clause kept is an original clause
+or a lemma already shown to follow from them, so keeping it can only make the formula stronger
+by consequences of itself (a RAT step, which would need deletions, is not accepted). Keeping
+them also lets the unit clauses found at the top level only grow, so propagation there is done
+once, incrementally, and each lemma costs only its own temporary assignments.
+
+>>> check_drup([[1, 2], [-1, 2], [1, -2], [-1, -2]], ["2 0", "0"]).valid
+True
+>>> check_drup([[1, 2], [-1, 2]], ["0"]).reason
+'lemma 1 (the empty clause) is not implied by unit propagation'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ProofCheck:
+    """The verdict on a proof: ``valid`` when every lemma is RUP and the empty clause is derived."""
+
+    valid: bool
+    lemmas: int
+    deletions: int
+    reason: str = ""
+    """Why it is not valid (empty when valid)."""
+
+
+def parse_proof_line(line: str | Sequence[int]) -> tuple[bool, tuple[int, ...]]:
+    """One proof line as (is a deletion, literals): ``"d 3 -4 0"`` -> (True, (3, -4)).
+
+    Lines may be given as text (DIMACS-style, ending in 0) or as sequences of literals.
+    """
+    if not isinstance(line, str):
+        return False, tuple(int(x) for x in line)
+    parts = line.split()
+    deletion = bool(parts) and parts[0] == "d"
+    numbers = [int(x) for x in parts[1 if deletion else 0:]]
+    if not numbers or numbers[-1] != 0 or 0 in numbers[:-1]:
+        raise ValueError(f"a proof line must be literals ending in 0, got {line!r}")
+    return deletion, tuple(numbers[:-1])
+
+
+class _Propagator:
+    """Clauses with two watched literals, a top-level trail that only grows, and temporary
+    assignments for checking one lemma at a time."""
+
+    def __init__(self) -> None:
+        self.value: dict[int, bool] = {}  # variable -> value
+        self.clauses: list[list[int]] = []
+        self.watches: dict[int, list[int]] = {}  # literal -> clauses watching it (visited when it turns false)
+        self.trail: list[int] = []
+        self.conflict = False  # the top level itself is refuted
+
+    def truth(self, lit: int) -> bool | None:
+        value = self.value.get(abs(lit))
+        return None if value is None else value == (lit > 0)
+
+    def assign(self, lit: int) -> None:
+        self.value[abs(lit)] = lit > 0
+        self.trail.append(lit)
+
+    def add(self, clause: Sequence[int]) -> None:
+        """Add a clause at the top level and propagate what it forces."""
+        if self.conflict:
+            return
+        lits = list(dict.fromkeys(clause))
+        if any(-lit in lits for lit in lits) or any(self.truth(lit) for lit in lits):
+            return  # a tautology, or satisfied at the top level for good
+        open_lits = [lit for lit in lits if self.truth(lit) is None]
+        if not open_lits:
+            self.conflict = True
+            return
+        if len(open_lits) == 1:  # a unit at the top level: assigned for good, never watched
+            self.assign(open_lits[0])
+            self.conflict = not self.propagate(len(self.trail) - 1)
+            return
+        # watch two open literals; the clause is only visited when one of them turns false
+        ordered = open_lits + [lit for lit in lits if lit not in open_lits]
+        index = len(self.clauses)
+        self.clauses.append(ordered)
+        for lit in ordered[:2]:
+            self.watches.setdefault(lit, []).append(index)
+
+    def propagate(self, start: int) -> bool:
+        """Unit propagation of the trail from ``start``; False on a conflict."""
+        head = start
+        while head < len(self.trail):
+            false_lit = -self.trail[head]
+            head += 1
+            watching = self.watches.get(false_lit, [])
+            kept = []
+            for position, index in enumerate(watching):
+                clause = self.clauses[index]
+                if clause[0] == false_lit:
+                    clause[0], clause[1] = clause[1], clause[0]
+                other = clause[0]
+                if self.truth(other):
+                    kept.append(index)
+                    continue
+                moved = next((k for k in range(2, len(clause)) if self.truth(clause[k]) is not False), None)
+                if moved is not None:
+                    clause[1], clause[moved] = clause[moved], clause[1]
+                    self.watches.setdefault(clause[1], []).append(index)
+                    continue
+                kept.append(index)
+                if self.truth(other) is False:
+                    kept.extend(watching[position + 1:])
+                    self.watches[false_lit] = kept
+                    return False
+                self.assign(other)
+            self.watches[false_lit] = kept
+        return True
+
+    def implies(self, lemma: Sequence[int]) -> bool:
+        """Whether assigning every literal of ``lemma`` false propagates to a conflict."""
+        if self.conflict or any(self.truth(lit) for lit in lemma):
+            return True
+        mark = len(self.trail)
+        for lit in lemma:
+            if self.truth(lit) is None:
+                self.assign(-lit)
+        refuted = not self.propagate(mark)
+        for lit in self.trail[mark:]:
+            del self.value[abs(lit)]
+        del self.trail[mark:]
+        return refuted
+
+
+def check_drup(clauses: Iterable[Sequence[int]], proof: Iterable[str | Sequence[int]]) -> ProofCheck:
+    """Check a DRUP refutation of ``clauses`` (lists of non-zero integer literals).
+
+    Returns a :class:`ProofCheck`: valid when every lemma is a RUP consequence of the clauses
+    and lemmas before it and the empty clause is among them, or follows from them all by unit
+    propagation (solvers write an empty proof when propagation alone refutes the clauses);
+    otherwise the first failing lemma is named. A malformed proof line raises ValueError.
+    """
+    state = _Propagator()
+    for clause in clauses:
+        state.add(clause)
+    lemmas = deletions = 0
+    for line in proof:
+        deletion, lits = parse_proof_line(line)
+        if deletion:
+            deletions += 1
+            continue
+        lemmas += 1
+        if not state.implies(lits):
+            what = "the empty clause" if not lits else " ".join(map(str, lits))
+            return ProofCheck(False, lemmas, deletions, f"lemma {lemmas} ({what}) is not implied by unit propagation")
+        if not lits:
+            return ProofCheck(True, lemmas, deletions)
+        state.add(lits)
+    if state.implies(()):  # a solver writes no lemma when unit propagation alone refutes the clauses
+        return ProofCheck(True, lemmas, deletions)
+    return ProofCheck(False, lemmas, deletions, "the proof never derives the empty clause")
