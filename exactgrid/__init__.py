@@ -34,6 +34,7 @@ _EXPORTS = {
     "geometry": ("Board",),
     "grid": ("Grid", "parse_grid"),
     "inputs": ("InputError",),
+    "prove.certify": ("Certificate", "certify_refutation"),
     "render.figure": ("PlotUnavailable", "show"),
     "render.picture": ("Picture", "picture_of"),
     "question": ("Chain", "Instance", "Question", "Requirement", "SpecError", "Verdict", "build_question",

@@ -23,7 +23,9 @@ JSON output (``--json``), stable keys:
   with the winning member in brackets), ``seconds``, ``rounds``, ``model`` {``variables``,
   ``clauses``, ``linear``}, ``detail``; with ``--explain``, when it does not fit, ``conflict``
   (a list of parts as the command line writes them: ``OHIO:exact``, ``forbid TEXAS``,
-  ``r1c2=H``; empty when the targets alone cannot be met); when it fits also ``grid``, ``rows``, ``shape``, ``moves``,
+  ``r1c2=H``; empty when the targets alone cannot be met); with ``--certify``, when it does not fit,
+  ``certificate`` {``checked``, ``method``, ``lemmas``, ``clauses``, ``seconds``, ``detail``};
+  when it fits also ``grid``, ``rows``, ``shape``, ``moves``,
   ``requirements`` -- a list of {``requirement``, ``state``, ``spelled``, ``altered``,
   ``path``, ``cells``} -- and ``score`` (as ``score --json``).
 * ``fit-many``: one JSON line per question, in completion order: ``id`` and either the keys of
@@ -553,6 +555,9 @@ def _read_cells(text: str | None) -> str | None:
 @click.option("--explain", is_flag=True,
               help="When it does not fit, name a minimal set of the requirements, forbidden words and fixed "
                    "cells that cannot hold together (each part re-checked by the solver).")
+@click.option("--certify", is_flag=True,
+              help="When it does not fit, refute it again with a proof-logging CaDiCaL and check the DRUP proof "
+                   "(exactgrid.prove.drup), within --time-limit again.")
 @click.option("--write-cnf", metavar="FILE", default=None, help="Also write the model as DIMACS CNF.")
 @click.option("--write-wcnf", metavar="FILE", default=None, help="Also write the model as WCNF.")
 @click.option("--write-lp", metavar="FILE", default=None, help="Also write the model as an LP file.")
@@ -567,7 +572,7 @@ def fit_command(ctx: click.Context, requirements: tuple[str, ...], instance: str
                 shape: str, moves: str, path_rule: str, budget: int, words: str | None, symmetry_breaking: bool,
                 checklist_path: str | None, award: tuple[str, ...], water_borders: bool,
                 backend: str | None, time_limit: float, seed: int, local_search: float, explain: bool,
-                write_cnf: str | None,
+                certify: bool, write_cnf: str | None,
                 write_wcnf: str | None, write_lp: str | None, write_mps: str | None, progress: bool | None,
                 show: str | None, as_json: bool) -> None:
     """Can all REQUIREMENTs appear in one grid? Prints FITS with a verified grid (exit 0),
@@ -632,12 +637,20 @@ def fit_command(ctx: click.Context, requirements: tuple[str, ...], instance: str
         answer = FitAnswer(Verdict.UNKNOWN, spec, backend=solver.name, detail=f"interrupted ({interruption(exc)})",
                            model_size=model_size(encoding.model) if encoding else ModelSize())
     answer = replace(answer, seconds=time.monotonic() - started)
+    certificate = None
+    if certify and answer.verdict == Verdict.DOES_NOT_FIT:
+        from .prove.certify import certify_refutation
+
+        certificate = certify_refutation(spec, time_limit, encoding)
     drawn = _show_answer(answer, show, as_json, checklist=checklist_path,
                          water_borders=True if water_borders else None)
     if as_json:
-        _print_json({**fit_dict(answer), **({"picture": drawn} if drawn else {})})
+        extra = {"picture": drawn} if drawn else {}
+        _print_json({**fit_dict(answer), **extra, **({"certificate": certificate.to_dict()} if certificate else {})})
     else:
         click.echo(fit_text(answer))
+        if certificate is not None:
+            click.echo(certificate.text())
     ctx.exit(FIT_EXIT[answer.verdict])
 
 

@@ -1,0 +1,49 @@
+"""Certified refutations: a "does not fit" re-proved by a proof-logging CaDiCaL and its DRUP
+proof checked by exactgrid's own checker."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import exactgrid as eg
+from exactgrid.cli import cli
+from exactgrid.prove.certify import certify_refutation
+from exactgrid.question import load_instance
+
+FIT = Path(__file__).resolve().parents[1] / "instances" / "benchmarks" / "fit"
+
+
+@pytest.mark.parametrize("instance", ["3x3_seed_exact", "3x3_top3", "4x4_top6_exact", "5x5_rows_fixed_forbid"])
+def test_refutations_of_the_benchmark_are_certified(instance):
+    question = load_instance(FIT / f"{instance}.toml").question
+    assert eg.fit(question, backend="cadical", time_limit=60).verdict == "does not fit"
+    certificate = certify_refutation(question, time_limit=60)
+    assert certificate.checked and certificate.lemmas > 0 and certificate.clauses > 0, certificate.detail
+
+
+def test_a_question_that_fits_cannot_be_certified_as_refuted():
+    with pytest.raises(AssertionError, match="satisfiable"):
+        certify_refutation(eg.Question(eg.Board(3, 3), required=["OHIO"]))
+
+
+def test_what_a_proof_of_the_model_does_not_cover_is_said():
+    lazy = eg.Question(eg.Board(5, 5), required=["OHIO:exact"], forbidden=["PENNSYLVANIA"], path_rule="simple")
+    certificate = certify_refutation(lazy)
+    assert not certificate.checked and "lazy cuts" in certificate.detail
+    hard = load_instance(FIT / "3x3_seed_exact.toml").question
+    assert certify_refutation(hard, time_limit=0).detail == "no proof within 0 s"
+
+
+def test_fit_certify_on_the_command_line():
+    args = ["fit", "ILLINOIS:exact", "OHIO:exact", "UTAH:exact", "IOWA:exact", "IDAHO:exact", "--shape", "3x3",
+            "--certify"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 1 and "\ncertified: DRUP proof from CaDiCaL" in result.output
+    data = json.loads(CliRunner().invoke(cli, [*args, "--json"]).output)
+    assert data["verdict"] == "does not fit" and data["certificate"]["checked"] is True
+    fits = json.loads(CliRunner().invoke(cli, ["fit", "OHIO", "--shape", "3x3", "--certify", "--json"]).output)
+    assert fits["verdict"] == "fits" and "certificate" not in fits  # a grid is its own certificate
