@@ -1,0 +1,81 @@
+"""The counting relaxation: every refutation agrees with brute force, and its optimum is never
+below the best score any grid reaches (brute force over every grid of small boards)."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import pytest
+
+from exactgrid.encode import modelled_alphabet
+from exactgrid.finder import find
+from exactgrid.grid import Grid
+from exactgrid.inputs import InputError
+from exactgrid.prove.counting import count_question, counting_model
+from exactgrid.question import load_instance
+
+from .test_fit import EXPECTED, SPECS, meets
+
+FIT = Path(__file__).resolve().parents[1] / "instances" / "benchmarks" / "fit"
+
+
+def test_refutations_by_counting_agree_with_brute_force():
+    refuted = 0
+    for index, spec in enumerate(SPECS):
+        if spec.budget > 1:
+            continue
+        answer = count_question(spec, "cadical", 60, objective=False)
+        if answer.status == "refuted":
+            refuted += 1
+            assert not EXPECTED[index], (index, spec)  # never refutes a question some grid answers
+        else:
+            assert answer.status == "open"
+    assert refuted >= 5  # it does refute some
+
+
+def _best_score(spec) -> int | None:
+    """The best summed weight of the scoring words over every grid meeting the spec, by brute force."""
+    alphabet, _ = modelled_alphabet(spec)
+    weights = spec.scoring_weights()
+    free = [c for c in range(spec.board.size) if c not in spec.fixed]
+    letters = [spec.fixed.get(c, "") for c in range(spec.board.size)]
+    best = None
+    for choice in itertools.product(alphabet, repeat=len(free)):
+        for cell, letter in zip(free, choice):
+            letters[cell] = letter
+        grid = Grid(spec.board, "".join(letters))
+        if meets(spec, grid):
+            total = sum(w for word, w in weights.items() if find(grid, word, spec.budget, spec.path_rule))
+            best = total if best is None else max(best, total)
+    return best
+
+
+def _grids(spec) -> int:
+    return len(modelled_alphabet(spec)[0]) ** (spec.board.size - len(spec.fixed))
+
+
+@pytest.mark.parametrize("index", [i for i, s in enumerate(SPECS) if s.optional and _grids(s) <= 3_000][:12])
+def test_the_bound_is_never_below_the_best_grid(index):
+    spec = SPECS[index]
+    best = _best_score(spec)
+    answer = count_question(spec, "cadical", 60)
+    if best is None:
+        assert answer.status in ("refuted", "bounded")
+    else:
+        assert answer.status == "bounded" and answer.bound >= best, (answer, best)
+
+
+def test_benchmark_refutations_and_fitting_questions():
+    for name in ("3x3_seed_exact", "3x3_top3", "4x4_top6_exact", "3x3_massachusetts_exact"):
+        question = load_instance(FIT / f"{name}.toml").question
+        assert count_question(question, "cadical", 60, objective=False).status == "refuted", name
+    for name in ("3x3_seed_five", "5x5_m8", "4x4_top4"):  # these fit: counting must not refute them
+        question = load_instance(FIT / f"{name}.toml").question
+        assert count_question(question, "cadical", 60, objective=False).status == "open", name
+
+
+def test_budgets_above_one_are_not_modelled():
+    question = load_instance(FIT / "3x3_seed_five.toml").question
+    with pytest.raises(InputError, match="at most one altered letter"):
+        counting_model(question.but(budget=2))
