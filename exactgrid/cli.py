@@ -654,6 +654,42 @@ def fit_command(ctx: click.Context, requirements: tuple[str, ...], instance: str
     ctx.exit(FIT_EXIT[answer.verdict])
 
 
+@cli.command("bound")
+@click.argument("requirements", nargs=-1, metavar="[REQUIREMENT]...")
+@click.option("--optional", multiple=True, metavar="WORD|all",
+              help="Words the bound scores (repeatable; default: all).")
+@click.option("--min-score", type=click.IntRange(min=0), default=None, metavar="N")
+@click.option("--min-count", type=click.IntRange(min=0), default=None, metavar="N")
+@click.option("--cells", metavar="FILE|ROWS", default=None,
+              help="Fixed cells: rows of letters with '.' for free cells, as a file or inline 'P.NN./.....'.")
+@click.option("--shape", metavar="RxC", default="5x5", show_default=True, help="Grid shape.")
+@click.option("--moves", type=click.Choice(MOVE_RULES), default="king", show_default=True)
+@click.option("--budget", type=click.IntRange(0, 1), default=1, show_default=True, metavar="K",
+              help="Letters that may be altered per word (the relaxation models 0 or 1).")
+@click.option("--words", "words", metavar="FILE|us-states", default=None)
+@click.option("--backend", default="highs", show_default=True, metavar="NAME",
+              help="Backend for the relaxation (an ILP backend: highs, cbc, cpsat; or a SAT backend).")
+@click.option("--time-limit", type=Seconds(), default=60.0, show_default=True, metavar="SECONDS")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+@click.pass_context
+def bound_command(ctx: click.Context, requirements: tuple[str, ...], optional: tuple[str, ...],
+                  min_score: int | None, min_count: int | None, cells: str | None, shape: str, moves: str,
+                  budget: int, words: str | None, backend: str, time_limit: float, as_json: bool) -> None:
+    """An upper bound on the best score of any grid holding the REQUIREMENTs (default: no
+    requirement, every word scored), or DOES NOT FIT by counting, from the counting relaxation
+    (letter counts, letter pairs, degrees). Forbidden words and chains only lower the true
+    best, so they are not taken. Exit 0 with a proven bound or refutation, 3 at the time limit."""
+    from .prove.counting import count_question
+    from .question import build_question
+
+    question = build_question(requirements=requirements, optional=optional or ["all"], min_score=min_score,
+                              min_count=min_count, shape=shape, moves=moves, budget=budget, words=words,
+                              cells=[_read_cells(cells)] if cells is not None else [], allow_empty=True)
+    answer = count_question(question, backend, time_limit)
+    _answer_out(answer, as_json)
+    ctx.exit(3 if answer.status == "open" else 0)
+
+
 def _write_exports(encoding: Encoding, **paths: str | None) -> None:
     """The model in the file formats asked for (``write_cnf=PATH``, ...), before solving."""
     from . import export

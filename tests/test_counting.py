@@ -79,3 +79,21 @@ def test_budgets_above_one_are_not_modelled():
     question = load_instance(FIT / "3x3_seed_five.toml").question
     with pytest.raises(InputError, match="at most one altered letter"):
         counting_model(question.but(budget=2))
+
+
+def test_the_bound_command():
+    import json
+
+    from click.testing import CliRunner
+
+    from exactgrid.cli import cli
+
+    refuted = CliRunner().invoke(cli, ["bound", "ILLINOIS:exact", "OHIO:exact", "UTAH:exact", "IOWA:exact",
+                                       "IDAHO:exact", "--shape", "3x3", "--backend", "cadical"])
+    assert refuted.exit_code == 0 and refuted.output.startswith("DOES NOT FIT, by counting"), refuted.output
+    open_ = CliRunner().invoke(cli, ["bound", "--shape", "4x4", "--time-limit", "0.5", "--json"])
+    data = json.loads(open_.output)
+    assert open_.exit_code == 3 and data["status"] == "open"
+    assert data["bound"] is None or data["bound"] <= 330_759_736
+    bad = CliRunner().invoke(cli, ["bound", "--budget", "2"])
+    assert bad.exit_code == 2 and bad.stderr.count("\n") == 1
