@@ -92,8 +92,8 @@ def test_the_bound_command():
                                        "IDAHO:exact", "--shape", "3x3", "--backend", "cadical"])
     assert refuted.exit_code == 0 and refuted.output.startswith("DOES NOT FIT, by counting"), refuted.output
     open_ = CliRunner().invoke(cli, ["bound", "--shape", "4x4", "--time-limit", "0.5", "--json"])
-    data = json.loads(open_.output)
-    assert open_.exit_code == 3 and data["status"] == "open"
+    data = json.loads(open_.output)  # open at the limit here (a machine fast enough may prove it: exit 0)
+    assert (open_.exit_code, data["status"]) in ((3, "open"), (0, "bounded"))
     assert data["bound"] is None or data["bound"] <= 330_759_736
     bad = CliRunner().invoke(cli, ["bound", "--budget", "2"])
     assert bad.exit_code == 2 and bad.stderr.count("\n") == 1
