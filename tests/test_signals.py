@@ -156,13 +156,13 @@ CTRL_C_IN_A_CHUNK = """
 import json, signal
 from pysat.examples.genhard import PHP
 from pysat.solvers import Solver
-from exactgrid.backends.sat import _solve_once
+from exactgrid.backends.sat import solve_in_chunks
 
 signal.signal(signal.SIGINT, signal.default_int_handler)  # even if started with SIGINT ignored
 solver = Solver(name="cadical195", bootstrap_with=PHP(12).clauses)  # minutes for CaDiCaL
 print("solving", flush=True)
 try:
-    _solve_once(solver, None)
+    solve_in_chunks(solver, None)
     interrupted = False
 except KeyboardInterrupt:
     interrupted = True

@@ -36,7 +36,7 @@ def _strategy(solver_name: str) -> str:
     return "child" if solver_name.startswith(_CHILD_ONLY) else "budget"
 
 
-def _solve_once(solver, deadline: float | None, assumptions: tuple[int, ...] = ()) -> bool | None:
+def solve_in_chunks(solver, deadline: float | None, assumptions: tuple[int, ...] = ()) -> bool | None:
     """One call to the solver within the deadline: True, False, or None (out of time).
 
     The search runs in conflict-budget chunks resized to last about CHUNK_SECONDS each, so
@@ -88,7 +88,7 @@ def sat_search(solver_name: str, model: BoolModel, deadline: float | None, chunk
     solver = make()
     try:
         while True:
-            answer = _solve_once(solver, deadline) if chunked else solver.solve()
+            answer = solve_in_chunks(solver, deadline) if chunked else solver.solve()
             if answer is None:
                 yield ("done", Status.SAT.name if found else Status.UNKNOWN.name)
                 return
@@ -254,7 +254,7 @@ class Minisat(PySATBackend):
 class PySATSession(Session):
     """One incremental PySAT solver on a model: clauses added stay, assumptions hold for one
     call, learnt clauses carry over, and UNSAT comes with the solver's core (``get_core``).
-    Time limits and Ctrl-C work as in :func:`_solve_once` (conflict-budget chunks)."""
+    Time limits and Ctrl-C work as in :func:`solve_in_chunks` (conflict-budget chunks)."""
 
     def __init__(self, solver_name: str, model: BoolModel, backend_name: str) -> None:
         from pysat.solvers import Solver
@@ -270,7 +270,7 @@ class PySATSession(Session):
 
     def _solve(self, assumptions: tuple[int, ...], time_limit: float | None) -> Result:
         deadline = None if time_limit is None else time.monotonic() + time_limit
-        answer = _solve_once(self._solver, deadline, assumptions)
+        answer = solve_in_chunks(self._solver, deadline, assumptions)
         if answer is None:
             return Result(Status.UNKNOWN, detail="time limit reached")
         if not answer:

@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from ..backends.sat import _solve_once
+from ..backends.sat import solve_in_chunks
 from ..cnf import compile_cnf
 from ..encode import Encoding, encode
 from ..inputs import check_seconds
@@ -69,7 +69,7 @@ def certify_refutation(question: Question, time_limit: float = 60.0, encoding: E
                                                  "cuts, which a proof of the model alone does not cover")
     cnf = compile_cnf(enc.model)
     with Solver(name=PROOF_SOLVER, bootstrap_with=cnf.clauses, with_proof=True) as solver:
-        answer = _solve_once(solver, started + limit)
+        answer = solve_in_chunks(solver, started + limit)
         proof = solver.get_proof() if answer is False else None
     if answer is True:
         raise AssertionError("CaDiCaL finds the model satisfiable: the refutation to certify is wrong")

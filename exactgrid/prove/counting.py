@@ -44,9 +44,7 @@ class CountingModel:
 
     model: BoolModel
     found: dict[str, int] = field(default_factory=dict)
-    """word -> y[w] (true when the word counts as found)."""
-    weights: dict[str, int] = field(default_factory=dict)
-    """word -> its weight, for the words the objective counts."""
+    """word -> y[w] (true when the word counts as found), for reading a solution back."""
 
 
 @dataclass(frozen=True)
@@ -177,7 +175,7 @@ def counting_model(question: Question, objective: bool = True) -> CountingModel:
         model.add_linear(counted, None, ">=", question.min_count)
     if objective:
         model.maximise(counted, [weights[w] for w in forms])
-    return CountingModel(model, found, weights)
+    return CountingModel(model, found)
 
 
 def count_question(question: Question, backend: str | None = "highs", time_limit: float = 60.0,
