@@ -33,6 +33,7 @@ from ..backends import Status, get_backend
 from ..inputs import InputError
 from ..model import BoolModel
 from ..question import Question, Requirement
+from .placement import pair_of
 
 OTHER = "_"
 """The letter class of every letter no modelled word uses."""
@@ -45,6 +46,22 @@ class CountingModel:
     model: BoolModel
     found: dict[str, int] = field(default_factory=dict)
     """word -> y[w] (true when the word counts as found), for reading a solution back."""
+    cells: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
+    """letter -> (bit variable, value) terms summing to the cells holding it."""
+    at_least: dict[tuple[str, int], int] = field(default_factory=dict)
+    """(letter, k) -> a variable that, when true, puts the letter in k or more cells (k >= 1)."""
+    pairs: dict[tuple[str, str], int] = field(default_factory=dict)
+    """(a, b), a <= b -> e[a,b]."""
+    demands: list[tuple[int, tuple[tuple[str, str], ...]]] = field(default_factory=list)
+    """(z[w,p], the pairs it needs adjacent)."""
+
+    def cell_counts(self, true_vars: frozenset[int] | set[int]) -> dict[str, int]:
+        """How many cells hold each letter in a solution."""
+        return {a: sum(w for v, w in terms if v in true_vars) for a, terms in self.cells.items()}
+
+    def needed_pairs(self, true_vars: frozenset[int] | set[int]) -> set[tuple[str, str]]:
+        """The pairs the solution's spellings need adjacent (a subset of the true e[a,b])."""
+        return {p for z, needs in self.demands if z in true_vars for p in needs}
 
 
 @dataclass(frozen=True)
@@ -131,6 +148,13 @@ def counting_model(question: Question, objective: bool = True) -> CountingModel:
         terms = counts[letter, degree]
         model.add_linear([v for v, _ in terms], [w for _, w in terms], ">=", number)
     pairs: dict[tuple[str, str], int] = {}
+    at_least: dict[tuple[str, int], int] = {}
+    for a in letters:
+        lits, weights = [v for v, _ in cells_of[a]], [w for _, w in cells_of[a]]
+        at_least[a, 1] = present[a]
+        for k in range(2, board.size + 1):
+            var = at_least[a, k] = model.new_var(f"g[{a},{k}]")
+            model.add_linear([*lits, var], [*weights, -k], ">=", 0)
 
     def pair(a: str, b: str) -> int:
         key = (min(a, b), max(a, b))
@@ -144,6 +168,7 @@ def counting_model(question: Question, objective: bool = True) -> CountingModel:
         return pairs[key]
 
     found: dict[str, int] = {}
+    demands: list[tuple[int, tuple[tuple[str, str], ...]]] = []
     for word, options in forms.items():
         alternatives = []
         for text, altered in options:
@@ -152,9 +177,10 @@ def counting_model(question: Question, objective: bool = True) -> CountingModel:
             for i, ch in enumerate(text):
                 if i != altered:
                     model.add_clause([-z, present[ch]])
-            for i in range(len(text) - 1):
-                if altered not in (i, i + 1):
-                    model.add_clause([-z, pair(text[i], text[i + 1])])
+            needs = {pair_of(text[i], text[i + 1]) for i in range(len(text) - 1) if altered not in (i, i + 1)}
+            for a, b in sorted(needs):
+                model.add_clause([-z, pair(a, b)])
+            demands.append((z, tuple(sorted(needs))))
         y = found[word] = model.new_var(f"y[{word}]")
         model.add_clause([-y, *alternatives])
     for r in question.required:
@@ -175,7 +201,7 @@ def counting_model(question: Question, objective: bool = True) -> CountingModel:
         model.add_linear(counted, None, ">=", question.min_count)
     if objective:
         model.maximise(counted, [weights[w] for w in forms])
-    return CountingModel(model, found)
+    return CountingModel(model, found, cells_of, at_least, pairs, demands)
 
 
 def count_question(question: Question, backend: str | None = "highs", time_limit: float = 60.0,

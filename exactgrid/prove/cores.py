@@ -1,0 +1,205 @@
+"""The counting relaxation made stronger by pair/count cores, added lazily to one model (issue 12).
+
+The loop: solve the counting relaxation (:mod:`exactgrid.prove.counting`); read the letter
+counts it chose and the adjacent pairs its spellings need; ask the placement session
+(:mod:`exactgrid.prove.placement`) whether letters in those numbers can hold those pairs on the
+board. If they can, counting has nothing more to say about this solution. If not, the placement
+core becomes a cut in the relaxation, ``not (all pairs of the core) or (some limited letter has
+more cells)``, and the relaxation is solved again. A known core is also tried under every
+renaming of its letters against each new solution (a small matching search), so one placement
+proof serves every letter-renamed copy without a second proof.
+
+For deciding (``objective=False``) the relaxation lives in one incremental solver session: cuts
+are clauses added to it and learnt clauses carry over. When it runs out of solutions the
+question is refuted "by counting", backed by the cores listed.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..backends import Status, get_backend
+from ..question import Question
+from .counting import CountingModel, counting_model
+from .placement import Core, Pair, Placement
+
+
+@dataclass(frozen=True)
+class CoreRefutation:
+    """What the core loop says about a question."""
+
+    status: str
+    """``refuted`` (no grid), ``placed`` (the relaxation has a solution whose pairs and counts
+    can be placed: counting cannot refute), ``open`` (time limit)."""
+    cores: tuple[Core, ...]
+    rounds: int
+    renamed: int
+    """Cuts that were renamed copies of earlier cores (no placement proof needed)."""
+    seconds: float
+    placement: str | None = None
+    """With ``placed``: the placement's letters (``_`` for any letter)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready."""
+        return {"status": self.status, "rounds": self.rounds, "renamed": self.renamed,
+                "seconds": round(self.seconds, 3), "cores": [c.to_dict() for c in self.cores],
+                "placement": self.placement}
+
+
+def core_cut(counting: CountingModel, core: Core) -> list[int] | None:
+    """The relaxation's clause for ``core``: some pair of it absent, or some limited letter in
+    more cells than its limit. None when the core names a pair or letter the model lacks (then
+    it cannot apply)."""
+    clause = []
+    for pair in core.pairs:
+        if pair not in counting.pairs:
+            return None
+        clause.append(-counting.pairs[pair])
+    for letter, k in core.at_most:
+        var = counting.at_least.get((letter, k + 1))
+        if var is None:
+            if (letter, 1) not in counting.at_least:
+                return None
+            continue  # k is the whole board: the limit always holds
+        clause.append(var)
+    return clause
+
+
+def match_core(core: Core, pairs: set[Pair], counts: dict[str, int],
+               pinned: frozenset[str] = frozenset()) -> dict[str, str] | None:
+    """A one-to-one renaming of the core's letters under which every pair of the core is in
+    ``pairs`` and every limited letter's count is within its limit; None if there is none.
+    Letters in ``pinned`` (those of fixed cells) keep their names."""
+    limits = dict(core.at_most)
+    neighbours: dict[str, set[str]] = {}
+    for a, b in core.pairs:
+        neighbours.setdefault(a, set()).add(b)
+        neighbours.setdefault(b, set()).add(a)
+    order = sorted(core.letters, key=lambda a: (-len(neighbours.get(a, ())), a))
+    present = {a for pair in pairs for a in pair}
+    degree = {a: sum(1 for p in pairs if a in p) for a in present}
+    candidates = {}
+    for a in order:
+        pool = [a] if a in pinned else [b for b in counts if b not in pinned or b == a]
+        need = len(neighbours.get(a, ()))
+        candidates[a] = [b for b in pool
+                         if counts.get(b, 0) <= limits.get(a, counts.get(b, 0))
+                         and (not need or (b in present and degree[b] >= need))]
+    mapping: dict[str, str] = {}
+    used: set[str] = set()
+
+    def extend(index: int) -> bool:
+        if index == len(order):
+            return True
+        a = order[index]
+        for b in candidates[a]:
+            if b in used:
+                continue
+            if all(tuple(sorted((b, mapping[n]))) in pairs for n in neighbours.get(a, ()) if n in mapping):
+                if a in neighbours.get(a, ()) and (b, b) not in pairs:
+                    continue
+                mapping[a] = b
+                used.add(b)
+                if extend(index + 1):
+                    return True
+                del mapping[a]
+                used.discard(b)
+        return False
+
+    return dict(mapping) if extend(0) else None
+
+
+@dataclass
+class CoreLoop:
+    """The relaxation of one question with its cuts, and the placement session that finds them."""
+
+    question: Question
+    backend: str = "cadical"
+    counting: CountingModel = field(init=False)
+    cores: list[Core] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.counting = counting_model(self.question, objective=False)
+        letters = set(self.counting.cells)
+        self.pinned = frozenset(a for a in self.question.fixed.values() if a in letters)
+        self.placement = Placement(self.question.board, letters, set(self.counting.pairs),
+                                   dict(self.question.fixed), self.backend)
+        self.session = get_backend(self.backend).open_session(self.counting.model)
+        self.renamed = 0
+        self.rounds = 0
+
+    def add_core(self, core: Core) -> bool:
+        """Cut ``core`` from the relaxation; whether it applied."""
+        clause = core_cut(self.counting, core)
+        if clause is None:
+            return False
+        self.session.add_clause(clause)
+        return True
+
+    def _renamed_core(self, pairs: set[Pair], counts: dict[str, int]) -> Core | None:
+        for core in self.cores:
+            mapping = match_core(core, pairs, counts, self.pinned)
+            if mapping is not None:
+                return core.renamed(mapping)
+        return None
+
+    def run(self, time_limit: float | None = None,
+            on_round: Callable[[CoreLoop], None] | None = None) -> CoreRefutation:
+        """Solve, cut, repeat, until the relaxation has no solution, a solution's pairs and
+        counts can be placed, or the time limit."""
+        started = time.monotonic()
+        deadline = None if time_limit is None else started + time_limit
+
+        def left() -> float | None:
+            return None if deadline is None else max(0.0, deadline - time.monotonic())
+
+        def answer(status: str, placement: str | None = None) -> CoreRefutation:
+            return CoreRefutation(status, tuple(self.cores), self.rounds, self.renamed,
+                                  time.monotonic() - started, placement)
+
+        while True:
+            self.rounds += 1
+            result = self.session.solve(time_limit=left())
+            if result.status == Status.UNSAT:
+                return answer("refuted")
+            if result.status == Status.UNKNOWN:
+                return answer("open")
+            true = result.true_vars or frozenset()
+            counts = self.counting.cell_counts(true)
+            pairs = self.counting.needed_pairs(true)
+            core = self._renamed_core(pairs, counts)
+            if core is not None:
+                self.renamed += 1
+            else:
+                size = self.question.board.size
+                paired = {a for pair in pairs for a in pair}  # other letters are as good as fillers
+                limits = tuple((a, n) for a, n in sorted(counts.items()) if n < size and a in paired)
+                found = self.placement.check(tuple(sorted(pairs)), limits, time_limit=left())
+                if found is None:
+                    return answer("open")
+                if isinstance(found, str):
+                    return answer("placed", found)
+                core = found
+                self.cores.append(core)
+            if not self.add_core(core):  # pragma: no cover - a core always names model pairs
+                raise AssertionError(f"core {core.text()} does not apply to its own model")
+            if on_round is not None:
+                on_round(self)
+
+    def close(self) -> None:
+        """Free both solvers."""
+        self.session.close()
+        self.placement.close()
+
+
+def refute_by_cores(question: Question, time_limit: float | None = 60.0, backend: str = "cadical",
+                    on_round: Callable[[CoreLoop], None] | None = None) -> CoreRefutation:
+    """Run the core loop on ``question`` (see the module's docstring) within ``time_limit``."""
+    loop = CoreLoop(question, backend)
+    try:
+        return loop.run(time_limit, on_round)
+    finally:
+        loop.close()

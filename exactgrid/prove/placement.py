@@ -1,0 +1,188 @@
+"""Pair placement: can letters be put on a board, each in at most so many cells, so that every
+given pair of letters sits on some two adjacent cells? And when not, which pairs and which
+count limits are to blame (a *pair/count core*, issue 12)?
+
+This is the check behind the counting relaxation's cuts (:mod:`exactgrid.prove.cores`). The
+relaxation picks letter counts and the adjacent letter pairs its words need; a grid holding the
+words has every such pair on adjacent cells, so when no placement exists, no grid does, and a
+core (pairs P, limits "letter a in at most k cells") says: no grid has all of P adjacent while
+each limited letter stays within its limit. That holds on the board whatever the words are, and
+for any renaming of the letters (the board does not read them), except letters pinned by fixed
+cells.
+
+The model: ``x[c,a]`` cell c holds letter a (one letter a cell; letters outside the pairs share
+one "other" letter); ``p[ab]`` pair ab is adjacent somewhere (an assumption); ``o[a,k]`` at least
+k cells hold a (a one-way sequential counter: more than k cells force it), so "at most k" is the
+assumption ``-o[a,k+1]``. One incremental session answers every check of a question; UNSAT comes
+with the solver's core over the assumptions, shrunk here to a minimal one.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from ..backends import Status, get_backend
+from ..geometry import Board
+from ..model import BoolModel
+
+Pair = tuple[str, str]
+"""Two letters, in order (a <= b); ``(a, a)`` is a doubled letter (two adjacent cells of a)."""
+
+FILLER = "_"
+
+SHRINK_CHECK_SECONDS = 1.0
+"""Each trial of core shrinking gets at most this long; a literal whose trial runs out stays in
+the core (still a core, perhaps not minimal). Near-minimal cores can take minutes to confirm."""
+
+
+def pair_of(a: str, b: str) -> Pair:
+    """The pair of letters a and b, in order."""
+    return (a, b) if a <= b else (b, a)
+
+
+@dataclass(frozen=True)
+class Core:
+    """Pairs that no placement holds together while each limited letter stays within its limit."""
+
+    pairs: tuple[Pair, ...]
+    at_most: tuple[tuple[str, int], ...] = ()
+    """(letter, k): the letter is in at most k cells."""
+
+    @property
+    def letters(self) -> frozenset[str]:
+        """Every letter the core names."""
+        return frozenset(ch for pair in self.pairs for ch in pair) | {a for a, _ in self.at_most}
+
+    def renamed(self, mapping: dict[str, str]) -> Core:
+        """The same core with letters renamed (``mapping`` must be one-to-one on :attr:`letters`)."""
+        pairs = tuple(sorted(pair_of(mapping.get(a, a), mapping.get(b, b)) for a, b in self.pairs))
+        limits = tuple(sorted((mapping.get(a, a), k) for a, k in self.at_most))
+        return Core(pairs, limits)
+
+    def text(self) -> str:
+        """E.g. ``AB BC CA adjacent, with A in at most 1 cell``."""
+        pairs = " ".join(a + b for a, b in self.pairs)
+        if not self.at_most:
+            return f"{pairs} adjacent"
+        limits = ", ".join(f"{a} in at most {k} cell{'s' if k != 1 else ''}" for a, k in self.at_most)
+        return f"{pairs} adjacent, with {limits}"
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready: pairs (two-letter strings) and at_most ({letter: cells})."""
+        return {"pairs": [a + b for a, b in self.pairs], "at_most": dict(self.at_most)}
+
+
+class Placement:
+    """One incremental placement session on a board: :meth:`check` many pair sets and limits.
+
+    ``letters``: the letters that may be limited or paired; ``pairs``: every pair a check may
+    ask for; ``fixed``: cell -> letter, held in every check (a letter outside ``letters``
+    stands for "some other letter")."""
+
+    def __init__(self, board: Board, letters: set[str] | frozenset[str], pairs: set[Pair] | frozenset[Pair],
+                 fixed: dict[int, str] | None = None, backend: str = "cadical") -> None:
+        self.board = board
+        self.letters = sorted(set(letters) | {ch for pair in pairs for ch in pair})
+        alphabet = [*self.letters, FILLER]
+        model = BoolModel()
+        cells = range(board.size)
+        self.x = {(c, a): model.new_var(f"x[{c},{a}]") for c in cells for a in alphabet}
+        for c in cells:
+            model.exactly_one([self.x[c, a] for a in alphabet])
+        for c, letter in (fixed or {}).items():
+            model.add_clause([self.x[c, letter if letter in self.letters else FILLER]])
+        self.at_least: dict[tuple[str, int], int] = {}
+        for a in self.letters:
+            self._counter(model, a)
+        self.pair_var: dict[Pair, int] = {}
+        edges = [(c, d) for c, d in board.edges]
+        for a, b in sorted(pairs):
+            var = self.pair_var[a, b] = model.new_var(f"p[{a}{b}]")
+            ways = []
+            for c, d in edges:
+                for s, t in ((c, d), (d, c)) if a != b else ((c, d),):
+                    way = model.new_var()
+                    model.add_clause([-way, self.x[s, a]])
+                    model.add_clause([-way, self.x[t, b]])
+                    ways.append(way)
+            model.add_clause([-var, *ways])
+        self.model = model
+        self.session = get_backend(backend).open_session(model)
+        self.checks = 0
+
+    def _counter(self, model: BoolModel, letter: str) -> None:
+        """``at_least[letter, k]``: forced true when k or more cells hold the letter."""
+        previous: list[int] = []  # previous[k-1]: among the cells so far, at least k hold the letter
+        for c in range(self.board.size):
+            cell = self.x[c, letter]
+            current = []
+            for k in range(1, c + 2):
+                var = model.new_var()
+                if k <= len(previous):
+                    model.add_clause([-previous[k - 1], var])
+                if k == 1:
+                    model.add_clause([-cell, var])
+                else:
+                    model.add_clause([-previous[k - 2], -cell, var])
+                current.append(var)
+            previous = current
+        for k, var in enumerate(previous, start=1):
+            self.at_least[letter, k] = var
+
+    def assumptions(self, pairs: tuple[Pair, ...], at_most: tuple[tuple[str, int], ...]) -> dict[int, object]:
+        """Assumption literal -> the pair or limit it stands for."""
+        named: dict[int, object] = {self.pair_var[p]: p for p in pairs}
+        for a, k in at_most:
+            if k < self.board.size:
+                named[-self.at_least[a, k + 1]] = (a, k)
+        return named
+
+    def check(self, pairs: tuple[Pair, ...], at_most: tuple[tuple[str, int], ...] = (),
+              time_limit: float | None = None, shrink: bool = True) -> str | Core | None:
+        """A placement's letters (cell order, ``_`` for a filler cell) when one exists; else a core
+        (minimal when ``shrink`` and time allows); None at the time limit."""
+        deadline = None if time_limit is None else time.monotonic() + time_limit
+        named = self.assumptions(pairs, at_most)
+        result = self._solve(list(named), deadline)
+        if result is None:
+            return None
+        if result.status == Status.SAT:
+            true = result.true_vars or frozenset()
+            return "".join(a for c in range(self.board.size) for a in [*self.letters, FILLER]
+                           if self.x[c, a] in true)
+        core = list(result.core or named)
+        if shrink:
+            core = self._shrink(core, deadline)
+        chosen = [named[lit] for lit in core]
+        return Core(tuple(sorted(p for p in chosen if isinstance(p[1], str))),  # type: ignore[misc]
+                    tuple(sorted(p for p in chosen if isinstance(p[1], int))))  # type: ignore[misc]
+
+    def _solve(self, assumptions: list[int], deadline: float | None):
+        left = None if deadline is None else max(0.0, deadline - time.monotonic())
+        self.checks += 1
+        result = self.session.solve(assumptions, time_limit=left)
+        return None if result.status == Status.UNKNOWN else result
+
+    def _shrink(self, core: list[int], deadline: float | None) -> list[int]:
+        """Deletion: drop each literal whose removal keeps the rest unsatisfiable (core trimming
+        from each answer's own core). A trial that runs out of its time keeps its literal;
+        at the deadline shrinking stops. Either way what is kept is still a core."""
+        kept = list(core)
+        index = 0
+        while index < len(kept):
+            if deadline is not None and time.monotonic() >= deadline:
+                break
+            trial = kept[:index] + kept[index + 1:]
+            trial_end = time.monotonic() + SHRINK_CHECK_SECONDS
+            result = self._solve(trial, trial_end if deadline is None else min(trial_end, deadline))
+            if result is None or result.status == Status.SAT:
+                index += 1
+            else:
+                smaller = set(result.core or trial)
+                kept = [lit for lit in trial if lit in smaller]
+        return kept
+
+    def close(self) -> None:
+        """Free the solver."""
+        self.session.close()

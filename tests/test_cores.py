@@ -1,0 +1,133 @@
+"""Pair placement, its cores and the core loop, against brute force on small boards."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from pathlib import Path
+
+from exactgrid.geometry import Board
+from exactgrid.prove.cores import match_core, refute_by_cores
+from exactgrid.prove.counting import count_question
+from exactgrid.prove.placement import Core, Placement, pair_of
+from exactgrid.question import load_instance
+
+from .test_fit import EXPECTED, SPECS
+
+FIT = Path(__file__).resolve().parents[1] / "instances" / "benchmarks" / "fit"
+
+
+def placeable(board: Board, pairs, at_most) -> bool:
+    """Whether some placement of the letters (and fillers) holds every pair within the limits."""
+    letters = sorted({a for p in pairs for a in p} | {a for a, _ in at_most})
+    limits = dict(at_most)
+    edges = list(board.edges)
+    for letters_of in itertools.product([*letters, "_"], repeat=board.size):
+        if any(letters_of.count(a) > k for a, k in limits.items()):
+            continue
+        adjacent = {pair_of(letters_of[c], letters_of[d]) for c, d in edges}
+        if all(p in adjacent for p in pairs):
+            return True
+    return False
+
+
+def random_checks(count: int, seed: int):
+    rng = random.Random(seed)
+    boards = [Board(2, 3), Board(2, 2), Board(1, 5), Board(2, 3, "rook")]
+    for _ in range(count):
+        board = rng.choice(boards)
+        letters = "ABCD"[: rng.randint(2, 4)]
+        pairs = sorted({pair_of(rng.choice(letters), rng.choice(letters)) for _ in range(rng.randint(1, 6))})
+        at_most = tuple((a, rng.randint(1, 2)) for a in letters if rng.random() < 0.6)
+        yield board, letters, tuple(pairs), at_most
+
+
+def test_placement_agrees_with_brute_force_and_its_cores_are_minimal():
+    cores = 0
+    for board, letters, pairs, at_most in random_checks(60, seed=7):
+        placement = Placement(board, set(letters), set(pairs))
+        try:
+            found = placement.check(pairs, at_most)
+        finally:
+            placement.close()
+        if isinstance(found, str):
+            assert placeable(board, pairs, at_most)
+            adjacent = {pair_of(found[c], found[d]) for c, d in board.edges}
+            assert set(pairs) <= adjacent
+            assert all(found.count(a) <= k for a, k in at_most)
+            continue
+        cores += 1
+        assert isinstance(found, Core)
+        assert not placeable(board, pairs, at_most)
+        assert set(found.pairs) <= set(pairs) and set(found.at_most) <= set(at_most)
+        assert not placeable(board, found.pairs, found.at_most)
+        for drop in range(len(found.pairs)):  # minimal: without any one part it can be placed
+            assert placeable(board, found.pairs[:drop] + found.pairs[drop + 1:], found.at_most)
+        for drop in range(len(found.at_most)):
+            assert placeable(board, found.pairs, found.at_most[:drop] + found.at_most[drop + 1:])
+    assert 10 <= cores <= 50
+
+
+def test_a_doubled_letter_needs_two_cells():
+    placement = Placement(Board(2, 2), {"A"}, {("A", "A")})
+    try:
+        assert placement.check((("A", "A"),), (("A", 1),)) == Core((("A", "A"),), (("A", 1),))
+        assert placement.check((("A", "A"),), (("A", 2),)).count("A") == 2
+    finally:
+        placement.close()
+
+
+def test_renamed_cores_match_only_where_they_apply():
+    core = Core((("A", "B"), ("B", "C"), ("A", "C")), (("B", 1),))
+    pairs = {("P", "Q"), ("Q", "R"), ("P", "R"), ("R", "S")}
+    mapping = match_core(core, pairs, {"P": 2, "Q": 1, "R": 3, "S": 1})
+    assert mapping is not None and mapping["B"] == "Q"  # the only letter within B's limit
+    assert set(core.renamed(mapping).pairs) <= pairs
+    assert match_core(core, pairs, {"P": 2, "Q": 2, "R": 3, "S": 1}) is None  # no letter within the limit
+    assert match_core(core, {("P", "Q"), ("Q", "R")}, {"P": 1, "Q": 1, "R": 1}) is None  # no triangle
+    assert match_core(core, pairs, {"P": 2, "Q": 1, "R": 3, "S": 1}, pinned=frozenset("B")) is None
+    doubled = Core((("A", "A"), ("A", "B")), (("A", 1),))
+    assert match_core(doubled, {("P", "P"), ("P", "Q")}, {"P": 1, "Q": 1}) == {"A": "P", "B": "Q"}
+    assert match_core(doubled, {("P", "Q")}, {"P": 1, "Q": 1}) is None
+
+
+def test_renamed_cores_are_cores():
+    rng = random.Random(3)
+    board = Board(2, 3)
+    checked = 0
+    for _, letters, pairs, at_most in random_checks(40, seed=11):
+        placement = Placement(board, set(letters), set(pairs))
+        try:
+            found = placement.check(pairs, at_most)
+        finally:
+            placement.close()
+        if isinstance(found, Core):
+            names = list(found.letters)
+            images = rng.sample("PQRSTUVW", len(names))
+            renamed = found.renamed(dict(zip(names, images)))
+            assert not placeable(board, renamed.pairs, renamed.at_most)
+            checked += 1
+    assert checked >= 3
+
+
+def test_the_core_loop_never_refutes_a_question_some_grid_answers():
+    refuted = base = 0
+    for index, spec in enumerate(SPECS[::2]):
+        if spec.budget > 1:
+            continue
+        answer = refute_by_cores(spec, time_limit=60)
+        assert answer.status in ("refuted", "placed"), answer
+        if answer.status == "refuted":
+            refuted += 1
+            assert not EXPECTED[2 * index], (spec, answer.cores)
+        if count_question(spec, "cadical", 60, objective=False).status == "refuted":
+            base += 1
+            assert answer.status == "refuted"  # cuts only add to what counting refutes
+    assert refuted > base >= 1
+
+
+def test_new_states_exactly_in_4x4_are_refuted_by_one_core():
+    question = load_instance(FIT / "4x4_new4_exact.toml").question
+    answer = refute_by_cores(question, time_limit=None)
+    assert answer.status == "refuted"
+    assert len(answer.cores) >= 1 and all(len(c.pairs) >= 3 for c in answer.cores)
