@@ -555,6 +555,9 @@ def _read_cells(text: str | None) -> str | None:
 @click.option("--explain", is_flag=True,
               help="When it does not fit, name a minimal set of the requirements, forbidden words and fixed "
                    "cells that cannot hold together (each part re-checked by the solver).")
+@click.option("--counting/--no-counting", default=True, show_default=True,
+              help="When the backend has not decided within a second, try refuting by counting "
+                   "(letter counts and adjacent pairs, with pair/count cores) before going on.")
 @click.option("--certify", is_flag=True,
               help="When it does not fit, refute it again with a proof-logging CaDiCaL and check the DRUP proof "
                    "(exactgrid.prove.drup), within --time-limit again.")
@@ -572,7 +575,7 @@ def fit_command(ctx: click.Context, requirements: tuple[str, ...], instance: str
                 shape: str, moves: str, path_rule: str, budget: int, words: str | None, symmetry_breaking: bool,
                 checklist_path: str | None, award: tuple[str, ...], water_borders: bool,
                 backend: str | None, time_limit: float, seed: int, local_search: float, explain: bool,
-                certify: bool, write_cnf: str | None,
+                counting: bool, certify: bool, write_cnf: str | None,
                 write_wcnf: str | None, write_lp: str | None, write_mps: str | None, progress: bool | None,
                 show: str | None, as_json: bool) -> None:
     """Can all REQUIREMENTs appear in one grid? Prints FITS with a verified grid (exit 0),
@@ -632,7 +635,7 @@ def fit_command(ctx: click.Context, requirements: tuple[str, ...], instance: str
                     answer = replace(found, model_size=model_size(encoding.model))
                 else:
                     answer = fit(spec, backend=solver, time_limit=left, seed=seed, encoding=encoding,
-                                 explain=explain)
+                                 explain=explain, counting=counting)
     except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM/SIGHUP (see exactgrid.stopping)
         answer = FitAnswer(Verdict.UNKNOWN, spec, backend=solver.name, detail=f"interrupted ({interruption(exc)})",
                            model_size=model_size(encoding.model) if encoding else ModelSize())
@@ -667,25 +670,65 @@ def fit_command(ctx: click.Context, requirements: tuple[str, ...], instance: str
 @click.option("--budget", type=click.IntRange(0, 1), default=1, show_default=True, metavar="K",
               help="Letters that may be altered per word (the relaxation models 0 or 1).")
 @click.option("--words", "words", metavar="FILE|us-states", default=None)
-@click.option("--backend", default="highs", show_default=True, metavar="NAME",
-              help="Backend for the relaxation (an ILP backend: highs, cbc, cpsat; or a SAT backend).")
+@click.option("--method", type=click.Choice(["cores", "relaxation"]), default="cores", show_default=True,
+              help="cores: the relaxation cut by pair/count cores, on one HiGHS model, anytime; relaxation: "
+                   "the relaxation alone, through --backend.")
+@click.option("--backend", default=None, metavar="NAME",
+              help="With --method relaxation: its backend (default highs; an ILP or a SAT backend).")
 @click.option("--time-limit", type=Seconds(), default=60.0, show_default=True, metavar="SECONDS")
+@click.option("--certify", is_flag=True,
+              help="With --method cores: refute each core and 'score above the bound' again with DRUP proofs "
+                   "that exactgrid checks (within another --time-limit).")
+@click.option("--progress/--no-progress", default=None,
+              help="Show the bound as it falls on stderr (default: when stderr is a terminal).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 @click.pass_context
 def bound_command(ctx: click.Context, requirements: tuple[str, ...], optional: tuple[str, ...],
                   min_score: int | None, min_count: int | None, cells: str | None, shape: str, moves: str,
-                  budget: int, words: str | None, backend: str, time_limit: float, as_json: bool) -> None:
+                  budget: int, words: str | None, method: str, backend: str | None, time_limit: float,
+                  certify: bool, progress: bool | None, as_json: bool) -> None:
     """An upper bound on the best score of any grid holding the REQUIREMENTs (default: no
     requirement, every word scored), or DOES NOT FIT by counting, from the counting relaxation
-    (letter counts, letter pairs, degrees). Forbidden words and chains only lower the true
-    best, so they are not taken. Exit 0 with a proven bound or refutation, 3 at the time limit."""
-    from .prove.counting import count_question
+    (letter counts, letter pairs, degrees) cut by pair/count cores. Forbidden words and chains
+    only lower the true best, so they are not taken. Exit 0 with a proven bound or refutation,
+    3 at the time limit or on Ctrl-C (with the best bound proven by then)."""
     from .question import build_question
 
+    if method == "cores" and backend not in (None, "highs"):
+        raise BadInput("--method cores runs on HiGHS; --backend chooses the solver of --method relaxation")
+    if certify and method != "cores":
+        raise BadInput("--certify needs --method cores")
     question = build_question(requirements=requirements, optional=optional or ["all"], min_score=min_score,
                               min_count=min_count, shape=shape, moves=moves, budget=budget, words=words,
                               cells=[_read_cells(cells)] if cells is not None else [], allow_empty=True)
-    answer = count_question(question, backend, time_limit)
+    if method == "relaxation":
+        from .prove.counting import count_question
+
+        answer: Any = count_question(question, backend or "highs", time_limit)
+    else:
+        from .backends import get_backend
+        from .prove.bound import bound
+
+        get_backend("highs")  # one clear line when highspy is missing
+        terminal = _stderr_is_terminal()
+        with _SolveReport(None, False, terminal if progress is None else progress, terminal) as report:
+            state = {"bound": None, "rounds": 0, "cores": 0}
+
+            def heard(value: int | None = None, seconds: float = 0.0, round_: int | None = None,
+                      core: Any = None) -> None:
+                if value is not None:
+                    state["bound"] = value
+                if round_ is not None:
+                    state["rounds"] = round_
+                    state["cores"] += core is not None
+                shown = "none yet" if state["bound"] is None else f"{state['bound']:,}"
+                report.show_line(f"bound {shown} after {time.monotonic() - started:.0f} s, round {state['rounds']}, "
+                                 f"{state['cores']} cuts (Ctrl-C keeps the best bound)")
+
+            started = time.monotonic()
+            answer = bound(question, time_limit, on_bound=lambda v, s: heard(v, s),
+                           on_round=lambda r, c: heard(round_=r, core=c), certify=certify,
+                           certify_seconds=time_limit)
     _answer_out(answer, as_json)
     ctx.exit(3 if answer.status == "open" else 0)
 

@@ -6,11 +6,13 @@ import itertools
 import random
 from pathlib import Path
 
+from exactgrid.fit import fit
 from exactgrid.geometry import Board
 from exactgrid.prove.cores import match_core, refute_by_cores
 from exactgrid.prove.counting import count_question
 from exactgrid.prove.placement import Core, Placement, pair_of
-from exactgrid.question import load_instance
+from exactgrid.question import Verdict, load_instance
+from exactgrid.render import fit_dict, fit_text
 
 from .test_fit import EXPECTED, SPECS
 
@@ -131,3 +133,24 @@ def test_new_states_exactly_in_4x4_are_refuted_by_one_core():
     answer = refute_by_cores(question, time_limit=None)
     assert answer.status == "refuted"
     assert len(answer.cores) >= 1 and all(len(c.pairs) >= 3 for c in answer.cores)
+
+
+def test_fit_races_counting_beside_a_child_process_backend():
+    question = load_instance(FIT / "4x4_new4_exact.toml").question
+    answer = fit(question, "kissat", time_limit=120)
+    assert answer.verdict == Verdict.DOES_NOT_FIT and answer.backend == "counting"
+    assert answer.counting.status == "refuted" and answer.counting.cores
+    assert "by counting" in fit_text(answer) and fit_dict(answer)["counting"]["cores"]
+
+
+def test_fit_probes_an_in_process_backend_before_counting(monkeypatch):
+    import exactgrid.fit.answer as fit_answer
+
+    monkeypatch.setattr(fit_answer, "COUNTING_PROBE_SECONDS", 0.0)
+    question = load_instance(FIT / "3x3_top3.toml").question
+    answer = fit(question, "cadical", time_limit=60)
+    assert answer.verdict == Verdict.DOES_NOT_FIT and answer.backend == "counting" and answer.rounds == 1
+    assert fit(question, "cadical", time_limit=60, counting=False).backend == "cadical"
+    fits = load_instance(FIT / "4x4_top4.toml").question  # counting cannot refute it: the backend answers
+    answer = fit(fits, "cadical", time_limit=120)
+    assert answer.verdict == Verdict.FITS and answer.counting.status == "placed"

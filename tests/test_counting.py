@@ -89,8 +89,20 @@ def test_the_bound_command():
     from exactgrid.cli import cli
 
     refuted = CliRunner().invoke(cli, ["bound", "ILLINOIS:exact", "OHIO:exact", "UTAH:exact", "IOWA:exact",
-                                       "IDAHO:exact", "--shape", "3x3", "--backend", "cadical"])
+                                       "IDAHO:exact", "--shape", "3x3", "--method", "relaxation",
+                                       "--backend", "cadical"])
     assert refuted.exit_code == 0 and refuted.output.startswith("DOES NOT FIT, by counting"), refuted.output
+    with_cores = CliRunner().invoke(cli, ["bound", "NEWYORK:exact", "NEWJERSEY:exact", "NEWMEXICO:exact",
+                                          "NEWHAMPSHIRE:exact", "--shape", "4x4", "--optional", "OHIO",
+                                          "--time-limit", "600", "--json"])
+    data = json.loads(with_cores.output)
+    assert with_cores.exit_code == 0 and data["status"] == "refuted" and data["cores"], with_cores.output
+    certified = CliRunner().invoke(cli, ["bound", "ILLINOIS:exact", "OHIO:exact", "UTAH:exact", "IOWA:exact",
+                                         "IDAHO:exact", "--shape", "3x3", "--certify"])
+    assert certified.exit_code == 0 and "\ncertified: 0 cores" in certified.output, certified.output
+    for wrong in (["--method", "relaxation", "--certify"], ["--backend", "cbc"]):
+        bad = CliRunner().invoke(cli, ["bound", *wrong])
+        assert bad.exit_code == 2 and bad.stderr.count("\n") == 1, wrong
     open_ = CliRunner().invoke(cli, ["bound", "--shape", "4x4", "--time-limit", "0.5", "--json"])
     data = json.loads(open_.output)  # open at the limit here (a machine fast enough may prove it: exit 0)
     assert (open_.exit_code, data["status"]) in ((3, "open"), (0, "bounded"))

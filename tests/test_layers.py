@@ -38,9 +38,11 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("export",),
     ("verify",),
     ("backends",),
+    # refutations and bounds (DRUP checking, the counting relaxation and its cores): below fit,
+    # whose pre-check refutes by counting
+    ("prove",),
     ("fit",),
     ("solve",),  # the optimiser: compiled local search, exact moves through fit sessions
-    ("prove",),  # certificates of refutations (DRUP checking); bounds by counting to come
     ("puzzles",),  # Trackword, Letter Boxed, Sum of Squares: each a thin layer over the engine
     ("render",),
     ("api",),  # the front door (eg.score, eg.check), re-exported by exactgrid/__init__.py

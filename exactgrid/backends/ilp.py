@@ -13,12 +13,16 @@ from __future__ import annotations
 import math
 import os
 import subprocess
+import sys
+import time
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import replace
 
 from ..ilp_model import linear_terms, to_pulp
 from ..model import BoolModel
-from .base import Backend, ChildCall, Result, Status
+from .base import Backend, ChildCall, Result, SolverDisagreement, Status, check_result
 
 
 def _cbc_command(**options):
@@ -169,10 +173,24 @@ def _highs_child(model: BoolModel, time_limit: float | None, seed: int) -> Itera
 
 def solve_highs(model: BoolModel, time_limit: float | None, seed: int) -> Result:
     """Solve ``model`` with HiGHS in this process, within its own ``time_limit`` option."""
+    built = _build_highs(model, seed)
+    if isinstance(built, Result):
+        return built
+    h, offset = built
+    if time_limit is not None:
+        h.setOptionValue("time_limit", max(float(time_limit), 1e-3))
+    h.run()
+    return _read_highs(h, model, offset)
+
+
+def _build_highs(model: BoolModel, seed: int):
+    """A silent single-threaded ``Highs`` holding ``model`` (binaries, rows, objective), with the
+    objective's constant; or an UNSAT Result when a constraint without variables fails."""
     import highspy
     import numpy as np
 
-    h = highspy.Highs()
+    with _banner_hidden():
+        h = highspy.Highs()
     h.silent()
     h.setOptionValue("output_flag", False)
     h.setOptionValue("threads", 1)
@@ -181,8 +199,6 @@ def solve_highs(model: BoolModel, time_limit: float | None, seed: int) -> Result
     h.setOptionValue("mip_abs_gap", 0.5)
     h.setOptionValue("mip_feasibility_tolerance", 1e-9)
     h.setOptionValue("primal_feasibility_tolerance", 1e-9)
-    if time_limit is not None:
-        h.setOptionValue("time_limit", max(float(time_limit), 1e-3))
     n = model.num_vars
     inf = highspy.kHighsInf
     if n:
@@ -195,16 +211,8 @@ def solve_highs(model: BoolModel, time_limit: float | None, seed: int) -> Result
         hi = con.bound if con.op in ("<=", "==") else inf
         rows.append((con.lits, con.weights, lo, hi))
     for lits, weights, lo, hi in rows:
-        const, coefs = linear_terms(lits, weights)
-        idx = [v - 1 for v, c in coefs.items() if c]
-        val = [float(coefs[v + 1]) for v in idx]
-        lower = lo - const if lo != -inf else -inf
-        upper = hi - const if hi != inf else inf
-        if not idx:
-            if lower > 0 or upper < 0:
-                return Result(Status.UNSAT, detail="constant constraint violated")
-            continue
-        h.addRow(lower, upper, len(idx), np.array(idx, dtype=np.int32), np.array(val))
+        if not _add_row(h, lits, weights, lo, hi):
+            return Result(Status.UNSAT, detail="constant constraint violated")
     offset = 0
     if model.objective is not None and n:
         offset, coefs = linear_terms(*model.objective)
@@ -212,23 +220,124 @@ def solve_highs(model: BoolModel, time_limit: float | None, seed: int) -> Result
             if c:
                 h.changeColCost(v - 1, float(c))
         h.changeObjectiveSense(highspy.ObjSense.kMaximize)
-    h.run()
+    return h, offset
+
+
+@contextmanager
+def _banner_hidden() -> Iterator[None]:
+    """Send file descriptor 1 to /dev/null meanwhile: ``highspy.Highs()`` prints its banner from
+    C++ on stdout, which would spoil ``--json`` output when HiGHS runs in this process."""
+    sys.stdout.flush()
+    saved = os.dup(1)
+    try:
+        with open(os.devnull, "w") as null:
+            os.dup2(null.fileno(), 1)
+        yield
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+
+
+def _add_row(h, lits, weights, lo: float, hi: float) -> bool:
+    """Add ``lo <= sum(weights * lits) <= hi`` (negative literals as ``1 - x``); False when it
+    has no variables and cannot hold."""
+    import highspy
+    import numpy as np
+
+    inf = highspy.kHighsInf
+    const, coefs = linear_terms(lits, weights)
+    idx = [v - 1 for v, c in coefs.items() if c]
+    val = [float(coefs[v + 1]) for v in idx]
+    lower = lo - const if lo != -inf else -inf
+    upper = hi - const if hi != inf else inf
+    if not idx:
+        return not (lower > 0 or upper < 0)
+    h.addRow(lower, upper, len(idx), np.array(idx, dtype=np.int32), np.array(val))
+    return True
+
+
+def _read_highs(h, model: BoolModel, offset: int) -> Result:
+    """The Result of the last run of ``h`` on ``model`` (unchecked; the caller checks it)."""
+    import highspy
+
+    n = model.num_vars
     status = h.getModelStatus()
     info = h.getInfo()
     ms = highspy.HighsModelStatus
     if status == ms.kInfeasible:
         return Result(Status.UNSAT)
     has_solution = info.primal_solution_status == 2 or (n == 0 and status in (ms.kOptimal, ms.kModelEmpty))
+    bound = info.mip_dual_bound if model.objective is not None else math.nan
+    proven = None if not math.isfinite(bound) else math.floor(bound + offset + 1e-6)
     if not has_solution:
-        return Result(Status.UNKNOWN, detail=f"HiGHS: {h.modelStatusToString(status)}")
+        return Result(Status.UNKNOWN, bound=proven, detail=f"HiGHS: {h.modelStatusToString(status)}")
     values = h.getSolution().col_value if n else []
     true_vars = frozenset(i + 1 for i, val in enumerate(values) if val > 0.5)
     if model.objective is None:
         return Result(Status.SAT, true_vars=true_vars)
     if status in (ms.kOptimal, ms.kModelEmpty):
         return Result(Status.OPTIMAL, true_vars=true_vars)
-    bound = info.mip_dual_bound
-    proven = None if not math.isfinite(bound) else math.floor(bound + offset + 1e-6)
     return Result(Status.SAT, true_vars=true_vars, bound=proven,
                   detail=f"HiGHS: {h.modelStatusToString(status)}")
 
+
+class HighsModel:
+    """One HiGHS MIP kept open on a model (in this process): add clauses between solves, and each
+    solve starts from the model as it now stands (the cut loop of exactgrid.prove.bound).
+
+    ``solve`` runs HiGHS in its own thread, watches the clock and Ctrl-C (a KeyboardInterrupt
+    cancels HiGHS, waits for it to stop, and is raised again), and reports the best bound so
+    far to ``on_bound`` as HiGHS proves it.
+    """
+
+    def __init__(self, model: BoolModel, seed: int = 0) -> None:
+        built = _build_highs(model, seed)
+        self.model = model
+        self.infeasible = isinstance(built, Result)
+        self._h, self._offset = (None, 0) if self.infeasible else built
+        self.added: list[tuple[int, ...]] = []
+        self._dual = math.inf
+        if self._h is not None:
+            self._h.HandleUserInterrupt = True
+            self._h.cbMipInterrupt += self._watch
+
+    def _watch(self, event) -> None:
+        bound = event.data_out.mip_dual_bound
+        if math.isfinite(bound):
+            self._dual = min(self._dual, bound)
+
+    def add_clause(self, lits: Iterable[int]) -> None:
+        """Add a clause (kept for every later solve)."""
+        clause = tuple(lits)
+        self.added.append(clause)
+        if self._h is not None and not _add_row(self._h, clause, [1] * len(clause), 1, math.inf):
+            self.infeasible = True
+
+    def solve(self, time_limit: float | None = None, on_bound: Callable[[int], None] | None = None) -> Result:
+        """Optimise the model and the clauses added so far; the Result is checked against both."""
+        if self.infeasible:
+            return Result(Status.UNSAT, backend="highs")
+        started = time.monotonic()
+        h = self._h
+        h.setOptionValue("time_limit", math.inf if time_limit is None else max(float(time_limit), 1e-3))
+        self._dual = math.inf
+        thread = h.startSolve()
+        reported = math.inf
+        try:
+            while not h.wait(0.1)[0]:
+                if on_bound is not None and self._dual < reported:
+                    reported = self._dual
+                    on_bound(math.floor(reported + self._offset + 1e-6))
+        except BaseException:
+            h.cancelSolve()
+            while not h.wait(0.1)[0]:
+                pass
+            raise
+        finally:
+            thread.join()
+        result = replace(_read_highs(h, self.model, self._offset), seconds=time.monotonic() - started,
+                         backend="highs")
+        if result.found and not all(any((lit > 0) == (abs(lit) in result.true_vars) for lit in clause)
+                                    for clause in self.added):
+            raise SolverDisagreement("highs: a solution violates an added clause")
+        return check_result(self.model, result)

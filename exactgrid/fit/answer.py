@@ -13,12 +13,14 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
-from ..backends import Backend, Status, get_backend
+from ..backends import Backend, Result, Status, get_backend
+from ..backends.base import check_result
 from ..encode import Encoding, EncodingTimeout, encode
 from ..finder import Match, Score, find, score
 from ..grid import Grid
 from ..inputs import check_seconds
 from ..model import BoolModel
+from ..prove.cores import CoreRefutation, refute_by_cores
 from ..question import Question, Verdict
 from ..verify import check_grid
 
@@ -59,6 +61,9 @@ class FitAnswer:
     conflict: tuple[str, ...] | None = None
     """With ``explain``, when it does not fit: a minimal set of the question's parts (requirements,
     forbidden words, fixed cells, as the CLI writes them) that cannot hold together."""
+    counting: CoreRefutation | None = None
+    """When the counting pre-check ran: what it found (DOES NOT FIT "by counting" when refuted,
+    with the pair/count cores that back it)."""
 
     @cached_property
     def score(self) -> Score | None:
@@ -75,6 +80,13 @@ class FitAnswer:
         return self.verdict == Verdict.FITS
 
 
+COUNTING_PROBE_SECONDS = 1.0
+"""Before the counting pre-check, the backend gets this long (at most a tenth of the time limit):
+most questions are decided in it, and then the pre-check costs nothing."""
+COUNTING_SECONDS = 30.0
+"""The counting pre-check gets at most this long, and at most a third of what is left."""
+
+
 def fit(
     question: Question,
     backend: str | Backend | None = None,
@@ -82,6 +94,7 @@ def fit(
     seed: int = 0,
     encoding: Encoding | None = None,
     explain: bool = False,
+    counting: bool = True,
 ) -> FitAnswer:
     """Decide whether ``question`` has a grid. Every grid found is verified before it is returned.
 
@@ -95,6 +108,11 @@ def fit(
     With the simple path rule, a forbidden word with too many candidate paths to cut up front
     is enforced lazily: a grid spelling it gets a cut and the model is solved again (each
     round within what is left of the time limit).
+
+    ``counting``: when the backend has not decided within :data:`COUNTING_PROBE_SECONDS`, try the
+    counting relaxation with pair/count cores (:mod:`exactgrid.prove.cores`, alteration budgets
+    up to 1) for up to :data:`COUNTING_SECONDS`; if it refutes, the answer is DOES NOT FIT "by
+    counting", else the backend goes on with the time left.
     """
     if not isinstance(question, Question):
         raise TypeError(f"fit() takes a Question, got {type(question).__name__}")
@@ -112,13 +130,32 @@ def fit(
                              detail=str(exc))
     enc = encoding
     rounds = 0
+    pending_count = counting and spec.budget <= 1
+    counted = None
     while True:
         rounds += 1
         left = None if deadline is None else max(0.0, deadline - time.monotonic())
-        result = solver.solve(enc.model, time_limit=left, seed=seed)
+        if pending_count and _runs_in_child(solver):
+            pending_count = False
+            result, counted = _race_with_counting(solver, enc.model, spec, left, seed)
+        elif pending_count:  # an in-process backend: a short probe first, then counting, then the rest
+            probe = COUNTING_PROBE_SECONDS if left is None else min(COUNTING_PROBE_SECONDS, left / 10)
+            result = solver.solve(enc.model, time_limit=probe, seed=seed)
+            if result.status == Status.UNKNOWN:
+                pending_count = False
+                counted = _count(spec, deadline)
+                if counted.status != "refuted":
+                    rounds -= 1  # the probe was not a round of its own
+                    continue
+        else:
+            result = solver.solve(enc.model, time_limit=left, seed=seed)
+        if counted is not None and counted.status == "refuted":
+            return FitAnswer(Verdict.DOES_NOT_FIT, spec, backend="counting", seconds=time.monotonic() - started,
+                             rounds=rounds, detail=_counting_detail(counted), model_size=model_size(enc.model),
+                             counting=counted)
         elapsed = time.monotonic() - started
         common = dict(question=spec, backend=result.backend or solver.name, seconds=elapsed, rounds=rounds,
-                      model_size=model_size(enc.model))
+                      model_size=model_size(enc.model), counting=counted)
         if result.status == Status.UNSAT:
             answer = FitAnswer(Verdict.DOES_NOT_FIT, detail=result.detail, **common)
             return _explained(answer, solver, deadline) if explain else answer
@@ -128,6 +165,51 @@ def fit(
         if enc.lazy_forbidden and _cut_forbidden(enc, grid):
             continue
         return verified_answer(grid, solver.name, **common)
+
+
+def _runs_in_child(backend: Backend) -> bool:
+    return "child-process" in backend.capabilities and type(backend).child_call is not Backend.child_call
+
+
+def _race_with_counting(backend: Backend, model: BoolModel, question: Question, time_limit: float | None,
+                        seed: int) -> tuple[Result, CoreRefutation | None]:
+    """The backend and the counting loop, each in a child process: the backend's answer decides,
+    and so does a refutation by counting; counting that cannot refute leaves the race."""
+    from ..backends._child import race_in_children
+
+    call = backend.child_call(model, time_limit, seed)
+    assert call is not None
+    calls = [call, (counting_child, (question, time_limit))]
+
+    def decisive(index: int, messages: list[tuple]) -> bool:
+        return index == 0 or messages[-1][1].status == "refuted"
+
+    winner, messages, finished = race_in_children(calls, time_limit, decisive=decisive)
+    counted = messages[1][-1][1] if finished[1] else None
+    if winner == 1:
+        return Result(Status.UNKNOWN), counted
+    started = time.monotonic()
+    result = backend.read_child(model, messages[0], finished[0])
+    return check_result(model, replace(result, backend=result.backend or backend.name,
+                                       seconds=time.monotonic() - started)), counted
+
+
+def counting_child(question: Question, time_limit: float | None):
+    """The counting loop as a child process's generator (see :mod:`exactgrid.backends._child`)."""
+    yield ("done", refute_by_cores(question, time_limit))
+
+
+def _count(question: Question, deadline: float | None) -> CoreRefutation:
+    """The counting pre-check, within its share of what is left before ``deadline``."""
+    share = COUNTING_SECONDS if deadline is None else min(COUNTING_SECONDS, max(0.0, deadline - time.monotonic()) / 3)
+    return refute_by_cores(question, time_limit=share)
+
+
+def _counting_detail(counted: CoreRefutation) -> str:
+    cores = len(counted.cores)
+    renamed = f" ({counted.renamed} renamed copies reused)" if counted.renamed else ""
+    return (f"by counting: the letter counts and adjacent pairs the words need cannot be placed on the board "
+            f"({cores} pair/count core{'s' if cores != 1 else ''}{renamed}, {counted.rounds} rounds)")
 
 
 def verified_answer(grid: Grid, solver_name: str, question: Question, **fields: Any) -> FitAnswer:

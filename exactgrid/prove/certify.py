@@ -12,15 +12,20 @@ behind that), and questions whose simple-path forbidden words are enforced lazil
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
 
 from ..backends.sat import solve_in_chunks
 from ..cnf import compile_cnf
 from ..encode import Encoding, encode
 from ..inputs import check_seconds
+from ..model import BoolModel
 from ..question import Question
-from .drup import check_drup
+from .drup import ProofCheck, check_drup
+from .placement import Placement
+
+if TYPE_CHECKING:
+    from .bound import BoundAnswer
 
 PROOF_SOLVER = "cadical195"
 """The PySAT solver that writes the proofs (CaDiCaL 1.9.5; Glucose 4 logs proofs too)."""
@@ -58,8 +63,6 @@ def certify_refutation(question: Question, time_limit: float = 60.0, encoding: E
     the check. Raises AssertionError when CaDiCaL finds the model satisfiable: the refutation
     being certified was then wrong, which is a bug, never an answer.
     """
-    from pysat.solvers import Solver
-
     started = time.monotonic()
     limit = check_seconds(time_limit)
     method = f"DRUP proof from CaDiCaL ({PROOF_SOLVER}), checked by exactgrid.prove.drup"
@@ -68,14 +71,65 @@ def certify_refutation(question: Question, time_limit: float = 60.0, encoding: E
         return Certificate(False, method, detail="a forbidden word under the simple-path rule is enforced by lazy "
                                                  "cuts, which a proof of the model alone does not cover")
     cnf = compile_cnf(enc.model)
-    with Solver(name=PROOF_SOLVER, bootstrap_with=cnf.clauses, with_proof=True) as solver:
-        answer = solve_in_chunks(solver, started + limit)
-        proof = solver.get_proof() if answer is False else None
-    if answer is True:
-        raise AssertionError("CaDiCaL finds the model satisfiable: the refutation to certify is wrong")
-    if answer is None:
+    checked = refute_with_proof(cnf.clauses, started + limit)
+    if checked is None:
         return Certificate(False, method, clauses=len(cnf.clauses), seconds=time.monotonic() - started,
                            detail=f"no proof within {limit:g} s")
-    verdict = check_drup(cnf.clauses, proof or [])
-    return Certificate(verdict.valid, method, verdict.lemmas, len(cnf.clauses), time.monotonic() - started,
-                       verdict.reason)
+    return Certificate(checked.valid, method, checked.lemmas, len(cnf.clauses), time.monotonic() - started,
+                       checked.reason)
+
+
+def refute_with_proof(clauses: list[list[int]], deadline: float | None) -> ProofCheck | None:
+    """Refute ``clauses`` with a proof-logging CaDiCaL and check its DRUP proof; None when no
+    answer came before ``deadline``. Raises AssertionError when the clauses are satisfiable
+    (what was to be certified was wrong: a bug, never an answer)."""
+    from pysat.solvers import Solver
+
+    with Solver(name=PROOF_SOLVER, bootstrap_with=clauses, with_proof=True) as solver:
+        answer = solve_in_chunks(solver, deadline)
+        proof = solver.get_proof() if answer is False else None
+    if answer is True:
+        raise AssertionError("CaDiCaL finds the clauses satisfiable: the refutation to certify is wrong")
+    if answer is None:
+        return None
+    return check_drup(clauses, proof or [], deadline)
+
+
+def confirm_bound(answer: BoundAnswer, model: BoolModel, cuts: list[tuple[int, ...]], placement: Placement,
+                  time_limit: float | None) -> BoundAnswer:
+    """``answer`` with its ``confirmation``: every core refuted again on the placement model,
+    and the relaxation with its cuts refuted with "score above the bound" (or outright, when the
+    question was refuted), each by a DRUP proof that :mod:`exactgrid.prove.drup` checks."""
+    started = time.monotonic()
+    deadline = None if time_limit is None else started + time_limit
+    lemmas = 0
+    for index, core in enumerate(answer.cores, 1):
+        # a placement of the core's own letters and pairs: the same check, far fewer clauses
+        alone = Placement(placement.board, core.letters, set(core.pairs), placement.fixed, "cadical")
+        try:
+            units = [[lit] for lit in alone.assumptions(core.pairs, core.at_most)]
+            checked = refute_with_proof([*compile_cnf(alone.model).clauses, *units], deadline)
+        finally:
+            alone.close()
+        if checked is None or not checked.valid:
+            why = "no proof in time" if checked is None else checked.reason
+            return replace(answer, confirmation=f"not certified: core {index} ({why})")
+        lemmas += checked.lemmas
+    relaxed = BoolModel(model.num_vars, [*model.clauses, *cuts], list(model.linear), None, model.names,
+                        model.literals)
+    if answer.status != "refuted":
+        if answer.bound is None or model.objective is None:
+            return replace(answer, confirmation="not certified: no bound to certify")
+        relaxed.add_linear(*model.objective, ">=", answer.bound + 1)
+    clauses = compile_cnf(relaxed).clauses
+    checked = refute_with_proof(clauses, deadline)
+    if checked is None or not checked.valid:
+        why = "no proof in time" if checked is None else checked.reason
+        claim = "the refutation" if answer.status == "refuted" else f"score >= {answer.bound + 1:,}"
+        return replace(answer, confirmation=f"not certified: {claim} by counting ({why})")
+    lemmas += checked.lemmas
+    claim = "no solution" if answer.status == "refuted" else f"no score above {answer.bound:,}"
+    return replace(answer, confirmation=(
+        f"certified: {len(answer.cores)} cores and the relaxation with its cuts ({claim}) refuted again by "
+        f"CaDiCaL; {lemmas:,} DRUP lemmas, every step checked by exactgrid.prove.drup "
+        f"({time.monotonic() - started:.2f} s)"))

@@ -122,7 +122,7 @@ class CoreLoop:
     cores: list[Core] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.counting = counting_model(self.question, objective=False)
+        self.counting = counting_model(self.question, objective=False, tight=False)
         letters = set(self.counting.cells)
         self.pinned = frozenset(a for a in self.question.fixed.values() if a in letters)
         self.placement = Placement(self.question.board, letters, set(self.counting.pairs),

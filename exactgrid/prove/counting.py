@@ -111,9 +111,14 @@ def _any_form(word: str, budget: int) -> list[tuple[str, int | None]]:
     return [(word, None)] if budget == 0 else [(word, None), *((word, p) for p in range(len(word)))]
 
 
-def counting_model(question: Question, objective: bool = True) -> CountingModel:
+def counting_model(question: Question, objective: bool = True, tight: bool = True) -> CountingModel:
     """The counting relaxation of ``question`` (see the module's docstring); with ``objective``,
     maximise the summed weight of the words counted found (required and optional).
+
+    ``tight``: a found word takes exactly one spelling, and each letter or pair it may need is
+    bounded below by the sum of the spellings needing it. The solutions are the same; the LP
+    relaxation is far tighter (the 4x4 all-state optimum: 21 s with HiGHS instead of 234 s),
+    while SAT solvers are a little slower with the extra sums, so the core loop leaves them out.
 
     Raises InputError for an alteration budget above 1.
     """
@@ -171,18 +176,30 @@ def counting_model(question: Question, objective: bool = True) -> CountingModel:
     demands: list[tuple[int, tuple[tuple[str, str], ...]]] = []
     for word, options in forms.items():
         alternatives = []
+        letter_needs: dict[str, list[int]] = {}
+        pair_needs: dict[tuple[str, str], list[int]] = {}
         for text, altered in options:
             z = model.new_var(f"z[{word},{altered}]")
             alternatives.append(z)
-            for i, ch in enumerate(text):
-                if i != altered:
-                    model.add_clause([-z, present[ch]])
+            for ch in {ch for i, ch in enumerate(text) if i != altered}:
+                model.add_clause([-z, present[ch]])
+                letter_needs.setdefault(ch, []).append(z)
             needs = {pair_of(text[i], text[i + 1]) for i in range(len(text) - 1) if altered not in (i, i + 1)}
             for a, b in sorted(needs):
                 model.add_clause([-z, pair(a, b)])
+                pair_needs.setdefault((a, b), []).append(z)
             demands.append((z, tuple(sorted(needs))))
         y = found[word] = model.new_var(f"y[{word}]")
-        model.add_clause([-y, *alternatives])
+        if not tight:
+            model.add_clause([-y, *alternatives])
+            continue
+        # one spelling per found word (a grid holding it picks one), so a letter or pair is needed
+        # by the sum of the spellings needing it: the same solutions, a far tighter LP
+        model.add_linear([*alternatives, y], [1] * len(alternatives) + [-1], "==", 0)
+        for needed, chosen in [*((present[ch], zs) for ch, zs in letter_needs.items()),
+                               *((pairs[key], zs) for key, zs in pair_needs.items())]:
+            if len(chosen) > 1:
+                model.add_linear([needed, *chosen], [1] + [-1] * len(chosen), ">=", 0)
     for r in question.required:
         model.add_clause([found[r.word]])
     edges = len(board.edges)

@@ -21,6 +21,7 @@ True
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -137,13 +138,15 @@ class _Propagator:
         return refuted
 
 
-def check_drup(clauses: Iterable[Sequence[int]], proof: Iterable[str | Sequence[int]]) -> ProofCheck:
+def check_drup(clauses: Iterable[Sequence[int]], proof: Iterable[str | Sequence[int]],
+               deadline: float | None = None) -> ProofCheck:
     """Check a DRUP refutation of ``clauses`` (lists of non-zero integer literals).
 
     Returns a :class:`ProofCheck`: valid when every lemma is a RUP consequence of the clauses
     and lemmas before it and the empty clause is among them, or follows from them all by unit
     propagation (solvers write an empty proof when propagation alone refutes the clauses);
-    otherwise the first failing lemma is named. A malformed proof line raises ValueError.
+    otherwise the first failing lemma is named, or the ``deadline`` (``time.monotonic()``) that
+    came before the check finished. A malformed proof line raises ValueError.
     """
     state = _Propagator()
     for clause in clauses:
@@ -155,6 +158,8 @@ def check_drup(clauses: Iterable[Sequence[int]], proof: Iterable[str | Sequence[
             deletions += 1
             continue
         lemmas += 1
+        if deadline is not None and lemmas % 256 == 0 and time.monotonic() > deadline:
+            return ProofCheck(False, lemmas, deletions, f"the time limit came at lemma {lemmas}, before the end")
         if not state.implies(lits):
             what = "the empty clause" if not lits else " ".join(map(str, lits))
             return ProofCheck(False, lemmas, deletions, f"lemma {lemmas} ({what}) is not implied by unit propagation")

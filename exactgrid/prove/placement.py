@@ -83,6 +83,7 @@ class Placement:
     def __init__(self, board: Board, letters: set[str] | frozenset[str], pairs: set[Pair] | frozenset[Pair],
                  fixed: dict[int, str] | None = None, backend: str = "cadical") -> None:
         self.board = board
+        self.fixed = dict(fixed or {})
         self.letters = sorted(set(letters) | {ch for pair in pairs for ch in pair})
         alphabet = [*self.letters, FILLER]
         model = BoolModel()

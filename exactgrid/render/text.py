@@ -267,6 +267,10 @@ def _requirement_rows(answer: FitAnswer) -> list[list[str]]:
     ]
 
 
+MAX_CORES_SHOWN = 5
+"""A refutation by counting lists at most this many of its cores as text."""
+
+
 def fit_text(answer: FitAnswer) -> str:
     """The verdict of a fit question as ``exactgrid fit`` prints it.
 
@@ -286,6 +290,11 @@ def fit_text(answer: FitAnswer) -> str:
             text += f"\nwhy: {why} cannot hold together"
             if answer.detail:
                 text += f" ({answer.detail})"
+        elif answer.counting is not None and answer.counting.status == "refuted":
+            text += f"\n{answer.detail}" + "".join(
+                f"\n  core {i}: {core.text()}" for i, core in enumerate(answer.counting.cores[:MAX_CORES_SHOWN], 1))
+            if len(answer.counting.cores) > MAX_CORES_SHOWN:
+                text += f"\n  ... and {len(answer.counting.cores) - MAX_CORES_SHOWN} more (--json lists them all)"
         return text
     if answer.verdict == "unknown":
         return f"UNKNOWN after {answer.seconds:.1f} s ({about}){': ' + answer.detail if answer.detail else ''}"
@@ -298,8 +307,9 @@ def fit_text(answer: FitAnswer) -> str:
 
 
 def fit_dict(answer: FitAnswer) -> dict[str, Any]:
-    """JSON-ready fit verdict: verdict, backend, seconds, rounds, model size and, when it fits,
-    the grid, each requirement's witness and the grid's full score (as ``score_dict``)."""
+    """JSON-ready fit verdict: verdict, backend, seconds, rounds, model size, what the counting
+    pre-check found when it ran and, when it fits, the grid, each requirement's witness and the
+    grid's full score (as ``score_dict``)."""
     data: dict[str, Any] = {
         "verdict": answer.verdict,
         "backend": answer.backend,
@@ -310,6 +320,8 @@ def fit_dict(answer: FitAnswer) -> dict[str, Any]:
     }
     if answer.conflict is not None:
         data["conflict"] = list(answer.conflict)
+    if answer.counting is not None:
+        data["counting"] = answer.counting.to_dict()
     if answer.grid is not None and answer.score is not None:
         data["requirements"] = [
             {

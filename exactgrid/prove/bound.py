@@ -1,0 +1,176 @@
+"""An upper bound on the best score of a question: the counting relaxation, cut by pair/count
+cores, optimised by one HiGHS model kept open between rounds (issue 12).
+
+Each round optimises the relaxation with the cuts so far. Its optimum bounds every real grid's
+score (so does HiGHS's dual bound when a round is cut short). The optimum's letter counts and
+needed pairs then go to the placement check: if no placement exists, the core found (or a known
+core under a renaming of its letters) is cut and the next round can only score less; if one
+exists, counting has nothing more to say and the optimum is the bound. The bound is anytime:
+at the time limit, or on Ctrl-C/SIGTERM, the best bound proven so far is the answer.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..backends import Status
+from ..backends.ilp import HighsModel
+from ..inputs import check_seconds
+from ..question import Question
+from .cores import core_cut, match_core
+from .counting import counting_model
+from .placement import Core, Placement
+
+
+@dataclass(frozen=True)
+class BoundAnswer:
+    """An upper bound on the best score of any grid answering a question, and what backs it."""
+
+    status: str
+    """``refuted`` (no grid answers the question), ``bounded`` (the optimum of the relaxation
+    with every cut found: counting cannot go lower), ``open`` (time limit or interrupted: the
+    best bound proven so far)."""
+    bound: int | None
+    """The bound (None when refuted, or when no round proved one in time)."""
+    total: int
+    """The summed weight of every word the bound scores (the trivial bound)."""
+    cores: tuple[Core, ...] = ()
+    rounds: int = 0
+    renamed: int = 0
+    """Cuts that were renamed copies of earlier cores."""
+    seconds: float = 0.0
+    trajectory: tuple[tuple[float, int], ...] = ()
+    """(seconds, bound) each time the bound went down."""
+    detail: str = ""
+    confirmation: str = ""
+    """With ``certify``: what a second solver and the proof checker said."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready."""
+        return {"status": self.status, "bound": self.bound, "total": self.total, "rounds": self.rounds,
+                "renamed": self.renamed, "seconds": round(self.seconds, 3),
+                "trajectory": [[round(s, 2), b] for s, b in self.trajectory],
+                "cores": [c.to_dict() for c in self.cores], "detail": self.detail,
+                "confirmation": self.confirmation}
+
+    def text(self) -> str:
+        """What ``exactgrid bound`` prints."""
+        if self.status == "refuted":
+            head = "DOES NOT FIT, by counting"
+        elif self.bound is None:
+            head = "no bound proven within the time limit"
+        else:
+            below = self.total - self.bound
+            head = f"upper bound {self.bound:,}" + (f" ({below:,} below the total {self.total:,})" if below else
+                                                    " (the total of the words: nothing excluded)")
+        cores = len(self.cores)
+        lines = [head, f"how: {self.detail}",
+                 f"{self.rounds} round{'s' if self.rounds != 1 else ''}, {cores} pair/count core"
+                 f"{'s' if cores != 1 else ''} ({self.renamed} renamed copies), {self.seconds:.1f} s"]
+        lines += [f"  core {i}: {c.text()}" for i, c in enumerate(self.cores[:5], 1)]
+        if cores > 5:
+            lines.append(f"  ... and {cores - 5} more (--json lists them all)")
+        if self.confirmation:
+            lines.append(self.confirmation)
+        return "\n".join(lines)
+
+
+@dataclass
+class _Progress:
+    started: float
+    total: int
+    bound: int | None = None
+    trajectory: list[tuple[float, int]] = field(default_factory=list)
+    on_bound: Callable[[int, float], None] | None = None
+
+    def lower(self, value: int) -> None:
+        if self.bound is None or value < self.bound:
+            self.bound = value
+            elapsed = time.monotonic() - self.started
+            self.trajectory.append((elapsed, value))
+            if self.on_bound is not None:
+                self.on_bound(value, elapsed)
+
+
+def bound(question: Question, time_limit: float | None = 60.0,
+          on_bound: Callable[[int, float], None] | None = None,
+          on_round: Callable[[int, Core | None], None] | None = None,
+          certify: bool = False, certify_seconds: float | None = 60.0) -> BoundAnswer:
+    """An upper bound on the best score (required and optional words' weights) of any grid
+    answering ``question``; see the module's docstring. ``on_bound(bound, seconds)`` hears each
+    improvement, ``on_round(round, core cut or None)`` each round. With ``certify``, the final
+    model (relaxation and cuts) with "score above the bound" and each core's placement are refuted
+    again by CaDiCaL with DRUP proofs that exactgrid checks, within ``certify_seconds`` after the
+    bound (:func:`exactgrid.prove.certify.confirm_bound`)."""
+    if time_limit is not None:
+        time_limit = check_seconds(time_limit)
+    started = time.monotonic()
+    deadline = None if time_limit is None else started + time_limit
+    counting = counting_model(question, objective=True)
+    weights = question.scoring_weights()
+    progress = _Progress(started, sum(weights.values()), on_bound=on_bound)
+    letters = set(counting.cells)
+    pinned = frozenset(a for a in question.fixed.values() if a in letters)
+    mip = HighsModel(counting.model)
+    placement = Placement(question.board, letters, set(counting.pairs), dict(question.fixed))
+    cores: list[Core] = []
+    rounds = renamed = 0
+
+    def answer(status: str, detail: str, interrupted: bool = False) -> BoundAnswer:
+        result = BoundAnswer(status, None if status == "refuted" else progress.bound, progress.total, tuple(cores),
+                             rounds, renamed, time.monotonic() - started, tuple(progress.trajectory), detail)
+        if certify and not interrupted:
+            from .certify import confirm_bound
+
+            result = confirm_bound(result, counting.model, mip.added, placement, certify_seconds)
+        return result
+
+    def left() -> float | None:
+        return None if deadline is None else max(0.0, deadline - time.monotonic())
+
+    relaxation = "the counting relaxation (letter counts, adjacent pairs) with pair/count cores, by HiGHS"
+    try:
+        while True:
+            rounds += 1
+            result = mip.solve(left(), on_bound=progress.lower)
+            if result.status == Status.UNSAT:
+                return answer("refuted", relaxation + ": no solution")
+            if result.bound is not None:
+                progress.lower(result.bound)
+            if result.status != Status.OPTIMAL:
+                return answer("open", relaxation + ": the time limit came first")
+            progress.lower(result.objective)
+            true = result.true_vars or frozenset()
+            counts = counting.cell_counts(true)
+            pairs = counting.needed_pairs(true)
+            core = next((c.renamed(m) for c in cores
+                         if (m := match_core(c, pairs, counts, pinned)) is not None), None)
+            if core is not None:
+                renamed += 1
+            else:
+                paired = {a for pair in pairs for a in pair}
+                limits = tuple((a, n) for a, n in sorted(counts.items())
+                               if n < question.board.size and a in paired)
+                found = placement.check(tuple(sorted(pairs)), limits, time_limit=left())
+                if found is None:
+                    return answer("open", relaxation + ": the time limit came first")
+                if isinstance(found, str):
+                    if on_round is not None:
+                        on_round(rounds, None)
+                    return answer("bounded", relaxation + ": its optimum's letters can be placed")
+                core = found
+                cores.append(core)
+            clause = core_cut(counting, core)
+            assert clause is not None
+            mip.add_clause(clause)
+            if on_round is not None:
+                on_round(rounds, core)
+    except KeyboardInterrupt as exc:
+        from ..stopping import interruption
+
+        return answer("open", f"{relaxation}: interrupted ({interruption(exc)})", interrupted=True)
+    finally:
+        placement.close()

@@ -1,0 +1,103 @@
+"""The bound: counting with pair/count cores on one HiGHS model, against brute force on small
+boards; its certificates; the incremental HiGHS model, its time limit and Ctrl-C."""
+
+from __future__ import annotations
+
+import signal
+import time
+from pathlib import Path
+
+import pytest
+
+from exactgrid.backends import Status
+from exactgrid.backends.ilp import HighsModel
+from exactgrid.model import BoolModel
+from exactgrid.prove.bound import bound
+from exactgrid.prove.cores import refute_by_cores
+from exactgrid.question import build_question, load_instance
+
+from .test_counting import _best_score, _grids
+from .test_fit import SPECS
+
+FIT = Path(__file__).resolve().parents[1] / "instances" / "benchmarks" / "fit"
+pytest.importorskip("highspy")
+
+
+def test_highs_model_keeps_its_rows_between_solves():
+    model = BoolModel()
+    a, b, c = model.new_vars(3)
+    model.add_clause([a, b])
+    model.maximise([a, b, c], [5, 3, 1])
+    mip = HighsModel(model)
+    first = mip.solve()
+    assert first.status == Status.OPTIMAL and first.objective == 9
+    mip.add_clause([-a, -b])
+    assert mip.solve().objective == 6
+    mip.add_clause([-a])
+    mip.add_clause([-c])
+    assert mip.solve().objective == 3
+    mip.add_clause([-b])
+    assert mip.solve().status == Status.UNSAT
+
+
+@pytest.mark.parametrize("index", [i for i, s in enumerate(SPECS) if s.optional and _grids(s) <= 3_000][:8])
+def test_the_bound_is_never_below_the_best_grid(index):
+    spec = SPECS[index]
+    best = _best_score(spec)
+    answer = bound(spec, time_limit=None, certify=True, certify_seconds=None)
+    if best is None:
+        assert answer.status in ("refuted", "bounded")
+    else:
+        assert answer.status == "bounded" and answer.bound >= best, (answer, best)
+    assert answer.confirmation.startswith("certified"), answer.confirmation
+
+
+def test_cores_lower_the_bound():
+    question = build_question(requirements=["NEWYORK:exact", "NEWJERSEY:exact", "NEWMEXICO:exact"],
+                              optional=["NEWHAMPSHIRE"], shape="4x4")
+    seen = []
+    answer = bound(question, time_limit=None, on_bound=lambda b, s: seen.append(b))
+    weights = question.scoring_weights()
+    # the relaxation alone allows all four; the cores leave New Hampshire out (exactly: 4x4_new4_exact)
+    assert seen[0] == answer.total == sum(weights.values())
+    assert answer.status == "bounded" and answer.bound == answer.total - weights["NEWHAMPSHIRE"]
+    assert answer.cores and [b for _, b in answer.trajectory] == seen
+
+
+def test_a_refutation_by_cores_is_certified():
+    refuted = [spec for spec in SPECS if spec.budget <= 1 and refute_by_cores(spec, 60).cores
+               and refute_by_cores(spec, 60).status == "refuted"]
+    assert refuted
+    for spec in refuted:
+        answer = bound(spec, time_limit=None, certify=True, certify_seconds=None)
+        assert answer.status == "refuted" and answer.cores
+        assert answer.confirmation.startswith(f"certified: {len(answer.cores)} cores"), answer.confirmation
+    question = load_instance(FIT / "4x4_new4_exact.toml").question  # its proofs take the checker minutes
+    answer = bound(question, time_limit=None, certify=True, certify_seconds=0.5)
+    assert answer.status == "refuted" and answer.confirmation.startswith("not certified:")
+
+
+def test_the_time_limit_gives_the_best_bound_so_far():
+    question = build_question(optional=["all"], shape="4x4", allow_empty=True)
+    answer = bound(question, time_limit=1.0)
+    assert answer.status == "open" and answer.seconds < 30
+    assert answer.bound is None or answer.bound <= answer.total
+
+
+def test_ctrl_c_stops_the_bound_with_the_best_so_far():
+    question = build_question(optional=["all"], shape="5x5", allow_empty=True)
+
+    def interrupt(*_):
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    started = time.monotonic()
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 2.0)
+        answer = bound(question, time_limit=None)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert answer.status == "open" and "interrupted (Ctrl-C)" in answer.detail
+    assert time.monotonic() - started < 30
+    assert answer.bound is None or answer.bound <= answer.total
