@@ -661,6 +661,7 @@ def fit_command(ctx: click.Context, requirements: tuple[str, ...], instance: str
 @click.argument("requirements", nargs=-1, metavar="[REQUIREMENT]...")
 @click.option("--optional", multiple=True, metavar="WORD|all",
               help="Words the bound scores (repeatable; default: all).")
+@click.option("--forbid", multiple=True, metavar="WORD", help="A word the grid must not hold: it is not scored.")
 @click.option("--min-score", type=click.IntRange(min=0), default=None, metavar="N")
 @click.option("--min-count", type=click.IntRange(min=0), default=None, metavar="N")
 @click.option("--cells", metavar="FILE|ROWS", default=None,
@@ -670,6 +671,7 @@ def fit_command(ctx: click.Context, requirements: tuple[str, ...], instance: str
 @click.option("--budget", type=click.IntRange(0, 1), default=1, show_default=True, metavar="K",
               help="Letters that may be altered per word (the relaxation models 0 or 1).")
 @click.option("--words", "words", metavar="FILE|us-states", default=None)
+@award_options
 @click.option("--method", type=click.Choice(["cores", "relaxation"]), default="cores", show_default=True,
               help="cores: the relaxation cut by pair/count cores, on one HiGHS model, anytime; relaxation: "
                    "the relaxation alone, through --backend.")
@@ -684,23 +686,28 @@ def fit_command(ctx: click.Context, requirements: tuple[str, ...], instance: str
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 @click.pass_context
 def bound_command(ctx: click.Context, requirements: tuple[str, ...], optional: tuple[str, ...],
-                  min_score: int | None, min_count: int | None, cells: str | None, shape: str, moves: str,
-                  budget: int, words: str | None, method: str, backend: str | None, time_limit: float,
+                  forbid: tuple[str, ...], min_score: int | None, min_count: int | None, cells: str | None,
+                  shape: str, moves: str, budget: int, words: str | None, checklist_path: str | None,
+                  award: tuple[str, ...], water_borders: bool, method: str, backend: str | None, time_limit: float,
                   certify: bool, progress: bool | None, as_json: bool) -> None:
     """An upper bound on the best score of any grid holding the REQUIREMENTs (default: no
     requirement, every word scored), or DOES NOT FIT by counting, from the counting relaxation
-    (letter counts, letter pairs, degrees) cut by pair/count cores. Forbidden words and chains
-    only lower the true best, so they are not taken. Exit 0 with a proven bound or refutation,
-    3 at the time limit or on Ctrl-C (with the best bound proven by then)."""
+    (letter counts, letter pairs, degrees) cut by pair/count cores. Forbidden words are not
+    scored; beyond that, forbids and chains (--award C2C) only lower the true best, so the
+    relaxation leaves them out. --award M8 --award PA --award 4C --award NOCAL bounds the grids
+    earning those awards. Exit 0 with a proven bound or refutation, 3 at the time limit or on
+    Ctrl-C (with the best bound proven by then)."""
     from .question import build_question
 
     if method == "cores" and backend not in (None, "highs"):
         raise BadInput("--method cores runs on HiGHS; --backend chooses the solver of --method relaxation")
     if certify and method != "cores":
         raise BadInput("--certify needs --method cores")
-    question = build_question(requirements=requirements, optional=optional or ["all"], min_score=min_score,
-                              min_count=min_count, shape=shape, moves=moves, budget=budget, words=words,
-                              cells=[_read_cells(cells)] if cells is not None else [], allow_empty=True)
+    question = build_question(requirements=requirements, forbid=forbid, optional=optional or ["all"],
+                              min_score=min_score, min_count=min_count, shape=shape, moves=moves, budget=budget,
+                              words=words, cells=[_read_cells(cells)] if cells is not None else [],
+                              allow_empty=True)
+    question = _with_awards(question, checklist_path, award, water_borders)
     if method == "relaxation":
         from .prove.counting import count_question
 

@@ -100,6 +100,9 @@ def test_the_bound_command():
     certified = CliRunner().invoke(cli, ["bound", "ILLINOIS:exact", "OHIO:exact", "UTAH:exact", "IOWA:exact",
                                          "IDAHO:exact", "--shape", "3x3", "--certify"])
     assert certified.exit_code == 0 and "\ncertified: 0 cores" in certified.output, certified.output
+    nocal = CliRunner().invoke(cli, ["bound", "--award", "NOCAL", "--forbid", "TX", "--shape", "2x2",
+                                     "--time-limit", "30", "--json"])
+    assert json.loads(nocal.output)["total"] == 330_759_736 - 39_538_223 - 29_145_505, nocal.output
     for wrong in (["--method", "relaxation", "--certify"], ["--backend", "cbc"]):
         bad = CliRunner().invoke(cli, ["bound", *wrong])
         assert bad.exit_code == 2 and bad.stderr.count("\n") == 1, wrong
