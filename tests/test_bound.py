@@ -101,3 +101,12 @@ def test_ctrl_c_stops_the_bound_with_the_best_so_far():
     assert answer.status == "open" and "interrupted (Ctrl-C)" in answer.detail
     assert time.monotonic() - started < 30
     assert answer.bound is None or answer.bound <= answer.total
+
+
+def test_the_bound_is_at_the_front_door():
+    import exactgrid as eg
+
+    assert eg.bound is bound and eg.refute_by_cores is refute_by_cores
+    question = eg.build_question(requirements=["OHIO:exact", "UTAH:exact", "IOWA:exact", "IDAHO:exact",
+                                               "ILLINOIS:exact"], shape="3x3")
+    assert eg.bound(question, 60).status == "refuted" and eg.refute_by_cores(question).status == "refuted"
