@@ -20,9 +20,9 @@ from ..backends import Status
 from ..backends.ilp import HighsModel
 from ..inputs import check_seconds
 from ..question import Question
-from .cores import core_cut, match_core
+from .cores import Cutter
 from .counting import counting_model
-from .placement import Core, Placement
+from .placement import Core
 
 
 @dataclass(frozen=True)
@@ -112,20 +112,18 @@ def bound(question: Question, time_limit: float | None = 60.0,
     counting = counting_model(question, objective=True)
     weights = question.scoring_weights()
     progress = _Progress(started, sum(weights.values()), on_bound=on_bound)
-    letters = set(counting.cells)
-    pinned = frozenset(a for a in question.fixed.values() if a in letters)
     mip = HighsModel(counting.model)
-    placement = Placement(question.board, letters, set(counting.pairs), dict(question.fixed))
-    cores: list[Core] = []
-    rounds = renamed = 0
+    cutter = Cutter(question, counting)
+    rounds = 0
 
     def answer(status: str, detail: str, interrupted: bool = False) -> BoundAnswer:
-        result = BoundAnswer(status, None if status == "refuted" else progress.bound, progress.total, tuple(cores),
-                             rounds, renamed, time.monotonic() - started, tuple(progress.trajectory), detail)
+        result = BoundAnswer(status, None if status == "refuted" else progress.bound, progress.total,
+                             tuple(cutter.cores), rounds, cutter.renamed, time.monotonic() - started,
+                             tuple(progress.trajectory), detail)
         if certify and not interrupted:
             from .certify import confirm_bound
 
-            result = confirm_bound(result, counting.model, mip.added, placement, certify_seconds)
+            result = confirm_bound(result, counting.model, mip.added, cutter.placement, certify_seconds)
         return result
 
     def left() -> float | None:
@@ -143,34 +141,19 @@ def bound(question: Question, time_limit: float | None = 60.0,
             if result.status != Status.OPTIMAL:
                 return answer("open", relaxation + ": the time limit came first")
             progress.lower(result.objective)
-            true = result.true_vars or frozenset()
-            counts = counting.cell_counts(true)
-            pairs = counting.needed_pairs(true)
-            core = next((c.renamed(m) for c in cores
-                         if (m := match_core(c, pairs, counts, pinned)) is not None), None)
-            if core is not None:
-                renamed += 1
-            else:
-                paired = {a for pair in pairs for a in pair}
-                limits = tuple((a, n) for a, n in sorted(counts.items())
-                               if n < question.board.size and a in paired)
-                found = placement.check(tuple(sorted(pairs)), limits, time_limit=left())
-                if found is None:
-                    return answer("open", relaxation + ": the time limit came first")
-                if isinstance(found, str):
-                    if on_round is not None:
-                        on_round(rounds, None)
-                    return answer("bounded", relaxation + ": its optimum's letters can be placed")
-                core = found
-                cores.append(core)
-            clause = core_cut(counting, core)
-            assert clause is not None
-            mip.add_clause(clause)
+            cut = cutter.cut(result.true_vars or frozenset(), left())
+            if cut is None:
+                return answer("open", relaxation + ": the time limit came first")
+            if isinstance(cut, str):
+                if on_round is not None:
+                    on_round(rounds, None)
+                return answer("bounded", relaxation + ": its optimum's letters can be placed")
+            mip.add_clause(cut[0])
             if on_round is not None:
-                on_round(rounds, core)
+                on_round(rounds, cut[1])
     except KeyboardInterrupt as exc:
         from ..stopping import interruption
 
         return answer("open", f"{relaxation}: interrupted ({interruption(exc)})", interrupted=True)
     finally:
-        placement.close()
+        cutter.close()

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from ..backends import Status, get_backend
@@ -112,39 +112,78 @@ def match_core(core: Core, pairs: set[Pair], counts: dict[str, int],
     return dict(mapping) if extend(0) else None
 
 
-@dataclass
-class CoreLoop:
-    """The relaxation of one question with its cuts, and the placement session that finds them."""
+def renamed_copy(cores: list[Core], pairs: set[Pair], counts: dict[str, int],
+                 pinned: frozenset[str] = frozenset()) -> Core | None:
+    """A known core, renamed so that this solution (its needed ``pairs`` and letter ``counts``)
+    violates it; None when no known core applies under any renaming."""
+    for core in cores:
+        mapping = match_core(core, pairs, counts, pinned)
+        if mapping is not None:
+            return core.renamed(mapping)
+    return None
 
-    question: Question
-    backend: str = "cadical"
-    counting: CountingModel = field(init=False)
-    cores: list[Core] = field(default_factory=list)
 
-    def __post_init__(self) -> None:
-        self.counting = counting_model(self.question, objective=False, tight=False)
-        letters = set(self.counting.cells)
-        self.pinned = frozenset(a for a in self.question.fixed.values() if a in letters)
-        self.placement = Placement(self.question.board, letters, set(self.counting.pairs),
-                                   dict(self.question.fixed), self.backend)
-        self.session = get_backend(self.backend).open_session(self.counting.model)
+def placement_limits(counts: dict[str, int], pairs: set[Pair], cells: int) -> tuple[tuple[str, int], ...]:
+    """The count limits worth asking the placement model about: each paired letter's count
+    (a letter in no pair is as good as a filler, and a whole board's worth limits nothing)."""
+    paired = {a for pair in pairs for a in pair}
+    return tuple((a, n) for a, n in sorted(counts.items()) if n < cells and a in paired)
+
+
+class Cutter:
+    """Finds the cut for each solution of one question's relaxation: a known core under a
+    renaming when one applies, else a new core from the placement session (kept in
+    :attr:`cores`)."""
+
+    def __init__(self, question: Question, counting: CountingModel, backend: str = "cadical") -> None:
+        self.counting = counting
+        self.cells = question.board.size
+        letters = set(counting.cells)
+        self.pinned = frozenset(a for a in question.fixed.values() if a in letters)
+        self.placement = Placement(question.board, letters, set(counting.pairs), dict(question.fixed), backend)
+        self.cores: list[Core] = []
         self.renamed = 0
+
+    def cut(self, true_vars: frozenset[int], time_limit: float | None) -> tuple[list[int], Core] | str | None:
+        """For a relaxation solution: the clause that cuts it and its core; or the placement's
+        letters when its pairs and counts can be placed (no cut exists); None at the time limit."""
+        counts = self.counting.cell_counts(true_vars)
+        pairs = self.counting.needed_pairs(true_vars)
+        core = renamed_copy(self.cores, pairs, counts, self.pinned)
+        if core is not None:
+            self.renamed += 1
+        else:
+            limits = placement_limits(counts, pairs, self.cells)
+            found = self.placement.check(tuple(sorted(pairs)), limits, time_limit=time_limit)
+            if found is None or isinstance(found, str):
+                return found
+            core = found
+            self.cores.append(core)
+        clause = core_cut(self.counting, core)
+        if clause is None:  # pragma: no cover - a core only names the model's own pairs and letters
+            raise AssertionError(f"core {core.text()} does not apply to its own model")
+        return clause, core
+
+    def close(self) -> None:
+        """Free the placement session."""
+        self.placement.close()
+
+
+class CoreLoop:
+    """The relaxation of one question in one solver session, cut by the cores its solutions
+    violate (see the module's docstring)."""
+
+    def __init__(self, question: Question, backend: str = "cadical") -> None:
+        self.question = question
+        self.counting = counting_model(question, objective=False, tight=False)
+        self.cutter = Cutter(question, self.counting, backend)
+        self.session = get_backend(backend).open_session(self.counting.model)
         self.rounds = 0
 
-    def add_core(self, core: Core) -> bool:
-        """Cut ``core`` from the relaxation; whether it applied."""
-        clause = core_cut(self.counting, core)
-        if clause is None:
-            return False
-        self.session.add_clause(clause)
-        return True
-
-    def _renamed_core(self, pairs: set[Pair], counts: dict[str, int]) -> Core | None:
-        for core in self.cores:
-            mapping = match_core(core, pairs, counts, self.pinned)
-            if mapping is not None:
-                return core.renamed(mapping)
-        return None
+    @property
+    def cores(self) -> list[Core]:
+        """The cores found so far."""
+        return self.cutter.cores
 
     def run(self, time_limit: float | None = None,
             on_round: Callable[[CoreLoop], None] | None = None) -> CoreRefutation:
@@ -157,7 +196,7 @@ class CoreLoop:
             return None if deadline is None else max(0.0, deadline - time.monotonic())
 
         def answer(status: str, placement: str | None = None) -> CoreRefutation:
-            return CoreRefutation(status, tuple(self.cores), self.rounds, self.renamed,
+            return CoreRefutation(status, tuple(self.cores), self.rounds, self.cutter.renamed,
                                   time.monotonic() - started, placement)
 
         while True:
@@ -167,32 +206,19 @@ class CoreLoop:
                 return answer("refuted")
             if result.status == Status.UNKNOWN:
                 return answer("open")
-            true = result.true_vars or frozenset()
-            counts = self.counting.cell_counts(true)
-            pairs = self.counting.needed_pairs(true)
-            core = self._renamed_core(pairs, counts)
-            if core is not None:
-                self.renamed += 1
-            else:
-                size = self.question.board.size
-                paired = {a for pair in pairs for a in pair}  # other letters are as good as fillers
-                limits = tuple((a, n) for a, n in sorted(counts.items()) if n < size and a in paired)
-                found = self.placement.check(tuple(sorted(pairs)), limits, time_limit=left())
-                if found is None:
-                    return answer("open")
-                if isinstance(found, str):
-                    return answer("placed", found)
-                core = found
-                self.cores.append(core)
-            if not self.add_core(core):  # pragma: no cover - a core always names model pairs
-                raise AssertionError(f"core {core.text()} does not apply to its own model")
+            cut = self.cutter.cut(result.true_vars or frozenset(), left())
+            if cut is None:
+                return answer("open")
+            if isinstance(cut, str):
+                return answer("placed", cut)
+            self.session.add_clause(cut[0])
             if on_round is not None:
                 on_round(self)
 
     def close(self) -> None:
         """Free both solvers."""
         self.session.close()
-        self.placement.close()
+        self.cutter.close()
 
 
 def refute_by_cores(question: Question, time_limit: float | None = 60.0, backend: str = "cadical",
