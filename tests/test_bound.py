@@ -110,3 +110,11 @@ def test_the_bound_is_at_the_front_door():
     question = eg.build_question(requirements=["OHIO:exact", "UTAH:exact", "IOWA:exact", "IDAHO:exact",
                                                "ILLINOIS:exact"], shape="3x3")
     assert eg.bound(question, 60).status == "refuted" and eg.refute_by_cores(question).status == "refuted"
+
+
+def test_boards_too_large_for_placement_get_the_relaxation_alone():
+    question = build_question(requirements=["OHIO", "TEXAS"], optional=["all"], shape="32x32")
+    answer = bound(question, time_limit=120)
+    assert answer.status == "bounded" and answer.bound == answer.total and not answer.cores
+    assert "no cores: a placement model" in answer.detail
+    assert refute_by_cores(question).status == "open"

@@ -94,13 +94,13 @@ def fit_options():
             st.just(["--symmetry-breaking"])]
 
 
-JSON_COMMANDS = ("score", "check", "fit", "show", "words", "trackword", "sumsquares", "letterboxed")
+JSON_COMMANDS = ("score", "check", "fit", "show", "words", "trackword", "sumsquares", "letterboxed", "bound")
 """Commands whose answer under --json is one JSON document."""
 
 
 def check_clean(args: list[str]) -> None:
     """Run one command line in-process and hold it to the contract."""
-    if args[0] in ("fit", "sumsquares", "letterboxed"):  # keep runs short unless the line sets a limit (last wins)
+    if args[0] in ("fit", "sumsquares", "letterboxed", "bound"):  # keep runs short unless the line sets a limit
         args = [*args[:1], "--time-limit", "0.3", *args[1:]]
     # the simple-path witness search is exponential in the budget (see the README's known limits)
     if "simple" in args and "--budget" in args:
@@ -143,6 +143,15 @@ def test_fuzz_check(paths, data):
 def test_fuzz_fit(paths, data):
     positional = st.sampled_from(WORDS) | ODD_TEXT
     check_clean(data.draw(command_line("fit", positional, fit_options(), paths)))
+
+
+@settings(FUZZ, max_examples=max(EXAMPLES // 4, 1))
+@given(data=st.data())
+def test_fuzz_bound(paths, data):
+    positional = st.sampled_from(WORDS) | ODD_TEXT
+    options = [*fit_options(), option("--method", ["cores", "relaxation", "x"]),
+               option("--award", ["M8", "NOCAL", "4C", "XYZ", ""]), st.just(["--certify"]), st.just(["--no-progress"])]
+    check_clean(data.draw(command_line("bound", positional, options, paths)))
 
 
 @settings(FUZZ, max_examples=max(EXAMPLES // 5, 1))  # a run that draws takes ~0.5-2 s

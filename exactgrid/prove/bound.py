@@ -22,7 +22,7 @@ from ..inputs import check_seconds
 from ..question import Question
 from .cores import Cutter
 from .counting import counting_model
-from .placement import Core
+from .placement import Core, PlacementTooLarge
 
 
 @dataclass(frozen=True)
@@ -113,14 +113,19 @@ def bound(question: Question, time_limit: float | None = 60.0,
     weights = question.scoring_weights()
     progress = _Progress(started, sum(weights.values()), on_bound=on_bound)
     mip = HighsModel(counting.model)
-    cutter = Cutter(question, counting)
+    try:
+        cutter: Cutter | None = Cutter(question, counting)
+    except PlacementTooLarge as exc:
+        cutter, without_cores = None, f" (no cores: {exc})"
+    else:
+        without_cores = ""
     rounds = 0
 
     def answer(status: str, detail: str, interrupted: bool = False) -> BoundAnswer:
         result = BoundAnswer(status, None if status == "refuted" else progress.bound, progress.total,
-                             tuple(cutter.cores), rounds, cutter.renamed, time.monotonic() - started,
-                             tuple(progress.trajectory), detail)
-        if certify and not interrupted:
+                             tuple(cutter.cores) if cutter else (), rounds, cutter.renamed if cutter else 0,
+                             time.monotonic() - started, tuple(progress.trajectory), detail + without_cores)
+        if certify and not interrupted and cutter is not None:
             from .certify import confirm_bound
 
             result = confirm_bound(result, counting.model, mip.added, cutter.placement, certify_seconds)
@@ -141,6 +146,8 @@ def bound(question: Question, time_limit: float | None = 60.0,
             if result.status != Status.OPTIMAL:
                 return answer("open", relaxation + ": the time limit came first")
             progress.lower(result.objective)
+            if cutter is None:
+                return answer("bounded", "the counting relaxation's optimum, by HiGHS")
             cut = cutter.cut(result.true_vars or frozenset(), left())
             if cut is None:
                 return answer("open", relaxation + ": the time limit came first")
@@ -156,4 +163,5 @@ def bound(question: Question, time_limit: float | None = 60.0,
 
         return answer("open", f"{relaxation}: interrupted ({interruption(exc)})", interrupted=True)
     finally:
-        cutter.close()
+        if cutter is not None:
+            cutter.close()

@@ -24,7 +24,7 @@ from typing import Any
 from ..backends import Status, get_backend
 from ..question import Question
 from .counting import CountingModel, counting_model
-from .placement import Core, Pair, Placement
+from .placement import COUNT_LIMIT, Core, Pair, Placement, PlacementTooLarge
 
 
 @dataclass(frozen=True)
@@ -41,12 +41,13 @@ class CoreRefutation:
     seconds: float
     placement: str | None = None
     """With ``placed``: the placement's letters (``_`` for any letter)."""
+    detail: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready."""
         return {"status": self.status, "rounds": self.rounds, "renamed": self.renamed,
                 "seconds": round(self.seconds, 3), "cores": [c.to_dict() for c in self.cores],
-                "placement": self.placement}
+                "placement": self.placement, "detail": self.detail}
 
 
 def core_cut(counting: CountingModel, core: Core) -> list[int] | None:
@@ -61,9 +62,7 @@ def core_cut(counting: CountingModel, core: Core) -> list[int] | None:
     for letter, k in core.at_most:
         var = counting.at_least.get((letter, k + 1))
         if var is None:
-            if (letter, 1) not in counting.at_least:
-                return None
-            continue  # k is the whole board: the limit always holds
+            return None
         clause.append(var)
     return clause
 
@@ -125,9 +124,10 @@ def renamed_copy(cores: list[Core], pairs: set[Pair], counts: dict[str, int],
 
 def placement_limits(counts: dict[str, int], pairs: set[Pair], cells: int) -> tuple[tuple[str, int], ...]:
     """The count limits worth asking the placement model about: each paired letter's count
-    (a letter in no pair is as good as a filler, and a whole board's worth limits nothing)."""
+    (a letter in no pair is as good as a filler, a whole board's worth limits nothing, and
+    limits above COUNT_LIMIT are not asked)."""
     paired = {a for pair in pairs for a in pair}
-    return tuple((a, n) for a, n in sorted(counts.items()) if n < cells and a in paired)
+    return tuple((a, n) for a, n in sorted(counts.items()) if n < cells and n <= COUNT_LIMIT and a in paired)
 
 
 class Cutter:
@@ -223,8 +223,13 @@ class CoreLoop:
 
 def refute_by_cores(question: Question, time_limit: float | None = 60.0, backend: str = "cadical",
                     on_round: Callable[[CoreLoop], None] | None = None) -> CoreRefutation:
-    """Run the core loop on ``question`` (see the module's docstring) within ``time_limit``."""
-    loop = CoreLoop(question, backend)
+    """Run the core loop on ``question`` (see the module's docstring) within ``time_limit``;
+    ``open`` at once when the board and pairs would make the placement model too large."""
+    started = time.monotonic()
+    try:
+        loop = CoreLoop(question, backend)
+    except PlacementTooLarge as exc:
+        return CoreRefutation("open", (), 0, 0, time.monotonic() - started, detail=str(exc))
     try:
         return loop.run(time_limit, on_round)
     finally:

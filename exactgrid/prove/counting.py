@@ -33,7 +33,7 @@ from ..backends import Status, get_backend
 from ..inputs import InputError
 from ..model import BoolModel
 from ..question import Question, Requirement
-from .placement import pair_of
+from .placement import COUNT_LIMIT, pair_of
 
 OTHER = "_"
 """The letter class of every letter no modelled word uses."""
@@ -49,7 +49,8 @@ class CountingModel:
     cells: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
     """letter -> (bit variable, value) terms summing to the cells holding it."""
     at_least: dict[tuple[str, int], int] = field(default_factory=dict)
-    """(letter, k) -> a variable that, when true, puts the letter in k or more cells (k >= 1)."""
+    """(letter, k) -> a variable that, when true, puts the letter in k or more cells (1 <= k <=
+    COUNT_LIMIT + 1: enough for every limit a core can hold)."""
     pairs: dict[tuple[str, str], int] = field(default_factory=dict)
     """(a, b), a <= b -> e[a,b]."""
     demands: list[tuple[int, tuple[tuple[str, str], ...]]] = field(default_factory=list)
@@ -157,7 +158,7 @@ def counting_model(question: Question, objective: bool = True, tight: bool = Tru
     for a in letters:
         lits, weights = [v for v, _ in cells_of[a]], [w for _, w in cells_of[a]]
         at_least[a, 1] = present[a]
-        for k in range(2, board.size + 1):
+        for k in range(2, min(board.size, COUNT_LIMIT + 1) + 1):  # what cores can name
             var = at_least[a, k] = model.new_var(f"g[{a},{k}]")
             model.add_linear([*lits, var], [*weights, -k], ">=", 0)
 

@@ -31,9 +31,26 @@ Pair = tuple[str, str]
 
 FILLER = "_"
 
+COUNT_LIMIT = 6
+"""The largest count limit a check asks about ("letter a in at most k cells", k <= this): the
+one-way counters then cost cells x (this + 1) variables a letter instead of cells squared."""
+MAX_WAYS = 400_000
+"""Placement models whose pair selectors would need more (directed edge, pair) variables than
+this are not built (a 32x32 board with hundreds of pairs would take gigabytes):
+:func:`placement_fits` says so beforehand."""
+
 SHRINK_CHECK_SECONDS = 1.0
 """Each trial of core shrinking gets at most this long; a literal whose trial runs out stays in
 the core (still a core, perhaps not minimal). Near-minimal cores can take minutes to confirm."""
+
+
+class PlacementTooLarge(ValueError):
+    """The placement model would exceed :data:`MAX_WAYS`."""
+
+
+def placement_fits(board: Board, pairs: int) -> bool:
+    """Whether a placement model for ``pairs`` pairs on ``board`` stays within :data:`MAX_WAYS`."""
+    return 2 * len(board.edges) * pairs <= MAX_WAYS
 
 
 def pair_of(a: str, b: str) -> Pair:
@@ -82,6 +99,9 @@ class Placement:
 
     def __init__(self, board: Board, letters: set[str] | frozenset[str], pairs: set[Pair] | frozenset[Pair],
                  fixed: dict[int, str] | None = None, backend: str = "cadical") -> None:
+        if not placement_fits(board, len(pairs)):
+            raise PlacementTooLarge(f"a placement model for {len(pairs)} letter pairs on {board.shape_name} would be "
+                                    f"too large (over {MAX_WAYS:,} pair selectors)")
         self.board = board
         self.fixed = dict(fixed or {})
         self.letters = sorted(set(letters) | {ch for pair in pairs for ch in pair})
@@ -113,12 +133,13 @@ class Placement:
         self.checks = 0
 
     def _counter(self, model: BoolModel, letter: str) -> None:
-        """``at_least[letter, k]``: forced true when k or more cells hold the letter."""
+        """``at_least[letter, k]`` (k up to :data:`COUNT_LIMIT` + 1): forced true when k or more
+        cells hold the letter."""
         previous: list[int] = []  # previous[k-1]: among the cells so far, at least k hold the letter
         for c in range(self.board.size):
             cell = self.x[c, letter]
             current = []
-            for k in range(1, c + 2):
+            for k in range(1, min(c + 2, COUNT_LIMIT + 2)):
                 var = model.new_var()
                 if k <= len(previous):
                     model.add_clause([-previous[k - 1], var])
@@ -135,7 +156,7 @@ class Placement:
         """Assumption literal -> the pair or limit it stands for."""
         named: dict[int, object] = {self.pair_var[p]: p for p in pairs}
         for a, k in at_most:
-            if k < self.board.size:
+            if (a, k + 1) in self.at_least:  # else not asked: fewer assumptions, still sound
                 named[-self.at_least[a, k + 1]] = (a, k)
         return named
 
