@@ -10,7 +10,7 @@ from exactgrid.fit import fit
 from exactgrid.geometry import Board
 from exactgrid.prove.cores import match_core, refute_by_cores
 from exactgrid.prove.counting import count_question
-from exactgrid.prove.placement import Core, Placement, pair_of
+from exactgrid.prove.placement import Core, Placement, pair_of, triple_of
 from exactgrid.question import Verdict, load_instance
 from exactgrid.render import fit_dict, fit_text
 
@@ -19,16 +19,18 @@ from .test_fit import EXPECTED, SPECS
 FIT = Path(__file__).resolve().parents[1] / "instances" / "benchmarks" / "fit"
 
 
-def placeable(board: Board, pairs, at_most) -> bool:
-    """Whether some placement of the letters (and fillers) holds every pair within the limits."""
-    letters = sorted({a for p in pairs for a in p} | {a for a, _ in at_most})
+def placeable(board: Board, pairs, at_most, triples=()) -> bool:
+    """Whether some placement of the letters (and fillers) holds every pair and triple within the limits."""
+    letters = sorted({a for p in pairs for a in p} | {a for a, _ in at_most} | {a for t in triples for a in t})
     limits = dict(at_most)
     edges = list(board.edges)
     for letters_of in itertools.product([*letters, "_"], repeat=board.size):
         if any(letters_of.count(a) > k for a, k in limits.items()):
             continue
         adjacent = {pair_of(letters_of[c], letters_of[d]) for c, d in edges}
-        if all(p in adjacent for p in pairs):
+        around = {triple_of(letters_of[d], letters_of[c], letters_of[e]) for c in range(board.size)
+                  for d in board.neighbours[c] for e in board.neighbours[c]}
+        if all(p in adjacent for p in pairs) and all(t in around for t in triples):
             return True
     return False
 
@@ -70,6 +72,26 @@ def test_placement_agrees_with_brute_force_and_its_cores_are_minimal():
     assert 10 <= cores <= 50
 
 
+def test_triples_agree_with_brute_force_and_their_cores_are_cores():
+    rng = random.Random(5)
+    cores = 0
+    for board, letters, pairs, at_most in random_checks(40, seed=9):
+        triples = tuple(sorted({t for _ in range(rng.randint(1, 3))
+                                if (t := triple_of(*rng.choices(letters, k=3))) is not None}))
+        placement = Placement(board, set(letters), set(pairs), triples=set(triples))
+        try:
+            found = placement.check(pairs, at_most, triples=triples)
+        finally:
+            placement.close()
+        assert isinstance(found, str) == placeable(board, pairs, at_most, triples), (board, pairs, at_most, triples)
+        if isinstance(found, Core):
+            cores += 1
+            assert not placeable(board, found.pairs, found.at_most, found.triples)
+            renamed = found.renamed(dict(zip(sorted(found.letters), "PQRSTUVW")))
+            assert not placeable(board, renamed.pairs, renamed.at_most, renamed.triples)
+    assert cores >= 5
+
+
 def test_a_doubled_letter_needs_two_cells():
     placement = Placement(Board(2, 2), {"A"}, {("A", "A")})
     try:
@@ -91,6 +113,10 @@ def test_renamed_cores_match_only_where_they_apply():
     doubled = Core((("A", "A"), ("A", "B")), (("A", 1),))
     assert match_core(doubled, {("P", "P"), ("P", "Q")}, {"P": 1, "Q": 1}) == {"A": "P", "B": "Q"}
     assert match_core(doubled, {("P", "Q")}, {"P": 1, "Q": 1}) is None
+    around = Core((("A", "B"),), (), (("A", "B", "C"),))
+    mapping = match_core(around, {("P", "Q"), ("Q", "R")}, {"P": 1, "Q": 1, "R": 1}, triples={("P", "Q", "R")})
+    assert mapping is not None and mapping["B"] == "Q" and {mapping["A"], mapping["C"]} == {"P", "R"}
+    assert match_core(around, {("P", "Q"), ("Q", "R")}, {"P": 1, "Q": 1, "R": 1}, triples={("P", "S", "R")}) is None
 
 
 def test_renamed_cores_are_cores():
@@ -126,6 +152,19 @@ def test_the_core_loop_never_refutes_a_question_some_grid_answers():
             base += 1
             assert answer.status == "refuted"  # cuts only add to what counting refutes
     assert refuted > base >= 1
+
+
+def test_the_core_loop_with_triples_never_refutes_a_question_some_grid_answers():
+    refuted = 0
+    for index, spec in enumerate(SPECS[1::2]):
+        if spec.budget > 1:
+            continue
+        answer = refute_by_cores(spec, time_limit=60, triples=True)
+        assert answer.status in ("refuted", "placed"), answer
+        if answer.status == "refuted":
+            refuted += 1
+            assert not EXPECTED[2 * index + 1], (spec, answer.cores)
+    assert refuted >= 5
 
 
 def test_new_states_exactly_in_4x4_are_refuted_by_one_core():

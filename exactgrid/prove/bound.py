@@ -98,13 +98,14 @@ class _Progress:
 def bound(question: Question, time_limit: float | None = 60.0,
           on_bound: Callable[[int, float], None] | None = None,
           on_round: Callable[[int, Core | None], None] | None = None,
-          certify: bool = False, certify_seconds: float | None = 60.0) -> BoundAnswer:
+          certify: bool = False, certify_seconds: float | None = 60.0, triples: bool = False) -> BoundAnswer:
     """An upper bound on the best score (required and optional words' weights) of any grid
     answering ``question``; see the module's docstring. ``on_bound(bound, seconds)`` hears each
     improvement, ``on_round(round, core cut or None)`` each round. With ``certify``, the final
     model (relaxation and cuts) with "score above the bound" and each core's placement are refuted
     again by CaDiCaL with DRUP proofs that exactgrid checks, within ``certify_seconds`` after the
-    bound (:func:`exactgrid.prove.certify.confirm_bound`)."""
+    bound (:func:`exactgrid.prove.certify.confirm_bound`). ``triples``: cores may also name letter
+    triples (see :func:`exactgrid.prove.cores.refute_by_cores`)."""
     if time_limit is not None:
         time_limit = check_seconds(time_limit)
     started = time.monotonic()
@@ -114,7 +115,7 @@ def bound(question: Question, time_limit: float | None = 60.0,
     progress = _Progress(started, sum(weights.values()), on_bound=on_bound)
     mip = HighsModel(counting.model)
     try:
-        cutter: Cutter | None = Cutter(question, counting)
+        cutter: Cutter | None = Cutter(question, counting, triples=triples)
     except PlacementTooLarge as exc:
         cutter, without_cores = None, f" (no cores: {exc})"
     else:

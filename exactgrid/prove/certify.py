@@ -105,9 +105,10 @@ def confirm_bound(answer: BoundAnswer, model: BoolModel, cuts: list[tuple[int, .
     lemmas = 0
     for index, core in enumerate(answer.cores, 1):
         # a placement of the core's own letters and pairs: the same check, far fewer clauses
-        alone = Placement(placement.board, core.letters, set(core.pairs), placement.fixed, "cadical")
+        alone = Placement(placement.board, core.letters, set(core.pairs), placement.fixed, "cadical",
+                          set(core.triples))
         try:
-            units = [[lit] for lit in alone.assumptions(core.pairs, core.at_most)]
+            units = [[lit] for lit in alone.assumptions(core.pairs, core.at_most, core.triples)]
             checked = refute_with_proof([*compile_cnf(alone.model).clauses, *units], deadline)
         finally:
             alone.close()

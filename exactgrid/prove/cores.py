@@ -1,7 +1,8 @@
 """The counting relaxation made stronger by pair/count cores, added lazily to one model (issue 12).
 
 The loop: solve the counting relaxation (:mod:`exactgrid.prove.counting`); read the letter
-counts it chose and the adjacent pairs its spellings need; ask the placement session
+counts it chose and the adjacent pairs (and, with ``triples``, the letter triples) its
+spellings need; ask the placement session
 (:mod:`exactgrid.prove.placement`) whether letters in those numbers can hold those pairs on the
 board. If they can, counting has nothing more to say about this solution. If not, the placement
 core becomes a cut in the relaxation, ``not (all pairs of the core) or (some limited letter has
@@ -24,7 +25,7 @@ from typing import Any
 from ..backends import Status, get_backend
 from ..question import Question
 from .counting import CountingModel, counting_model
-from .placement import COUNT_LIMIT, Core, Pair, Placement, PlacementTooLarge
+from .placement import COUNT_LIMIT, Core, Pair, Placement, PlacementTooLarge, Triple, pair_of, triple_of
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,10 @@ def core_cut(counting: CountingModel, core: Core) -> list[int] | None:
         if pair not in counting.pairs:
             return None
         clause.append(-counting.pairs[pair])
+    for triple in core.triples:
+        if triple not in counting.triples:
+            return None
+        clause.append(-counting.triples[triple])
     for letter, k in core.at_most:
         var = counting.at_least.get((letter, k + 1))
         if var is None:
@@ -67,56 +72,71 @@ def core_cut(counting: CountingModel, core: Core) -> list[int] | None:
     return clause
 
 
+MATCH_STEPS = 20_000
+"""A renaming search gives up (no match: always safe, the placement session is asked instead)
+after this many tries."""
+
+
 def match_core(core: Core, pairs: set[Pair], counts: dict[str, int],
-               pinned: frozenset[str] = frozenset()) -> dict[str, str] | None:
+               pinned: frozenset[str] = frozenset(), triples: set[Triple] | frozenset[Triple] = frozenset(),
+               ) -> dict[str, str] | None:
     """A one-to-one renaming of the core's letters under which every pair of the core is in
-    ``pairs`` and every limited letter's count is within its limit; None if there is none.
-    Letters in ``pinned`` (those of fixed cells) keep their names."""
+    ``pairs``, every triple in ``triples`` and every limited letter's count is within its limit;
+    None if there is none (or none found within :data:`MATCH_STEPS` tries). Letters in ``pinned``
+    (those of fixed cells) keep their names."""
     limits = dict(core.at_most)
-    neighbours: dict[str, set[str]] = {}
-    for a, b in core.pairs:
-        neighbours.setdefault(a, set()).add(b)
-        neighbours.setdefault(b, set()).add(a)
-    order = sorted(core.letters, key=lambda a: (-len(neighbours.get(a, ())), a))
+    needs: list[tuple[str, ...]] = [*core.pairs, *core.triples]
+    touching: dict[str, list[tuple[str, ...]]] = {}
+    for need in needs:
+        for a in set(need):
+            touching.setdefault(a, []).append(need)
+    # constrained letters first (most constrained first); a letter only limited goes last
+    order = sorted(core.letters, key=lambda a: (-len(touching.get(a, ())), a))
     present = {a for pair in pairs for a in pair}
-    degree = {a: sum(1 for p in pairs if a in p) for a in present}
     candidates = {}
     for a in order:
-        pool = [a] if a in pinned else [b for b in counts if b not in pinned or b == a]
-        need = len(neighbours.get(a, ()))
-        candidates[a] = [b for b in pool
-                         if counts.get(b, 0) <= limits.get(a, counts.get(b, 0))
-                         and (not need or (b in present and degree[b] >= need))]
+        pool = [a] if a in pinned else [b for b in sorted(counts) if b not in pinned or b == a]
+        candidates[a] = [b for b in pool if counts.get(b, 0) <= limits.get(a, counts.get(b, 0))
+                         and (a not in touching or b in present)]
     mapping: dict[str, str] = {}
     used: set[str] = set()
+    steps = 0
+
+    def holds(need: tuple[str, ...]) -> bool:
+        if len(need) == 2:
+            return pair_of(mapping[need[0]], mapping[need[1]]) in pairs
+        return triple_of(mapping[need[0]], mapping[need[1]], mapping[need[2]]) in triples
 
     def extend(index: int) -> bool:
+        nonlocal steps
         if index == len(order):
             return True
         a = order[index]
         for b in candidates[a]:
+            steps += 1
+            if steps > MATCH_STEPS:
+                return False
             if b in used:
                 continue
-            if all(tuple(sorted((b, mapping[n]))) in pairs for n in neighbours.get(a, ()) if n in mapping):
-                if a in neighbours.get(a, ()) and (b, b) not in pairs:
-                    continue
-                mapping[a] = b
+            mapping[a] = b
+            if all(holds(need) for need in touching.get(a, ()) if all(x in mapping for x in need)):
                 used.add(b)
                 if extend(index + 1):
                     return True
-                del mapping[a]
                 used.discard(b)
+            del mapping[a]
         return False
 
     return dict(mapping) if extend(0) else None
 
 
 def renamed_copy(cores: list[Core], pairs: set[Pair], counts: dict[str, int],
-                 pinned: frozenset[str] = frozenset()) -> Core | None:
-    """A known core, renamed so that this solution (its needed ``pairs`` and letter ``counts``)
-    violates it; None when no known core applies under any renaming."""
+                 pinned: frozenset[str] = frozenset(), triples: set[Triple] | frozenset[Triple] = frozenset(),
+                 ) -> Core | None:
+    """A known core, renamed so that this solution (its needed ``pairs`` and ``triples`` and its
+    letter ``counts``) violates it; None when no known core applies under any renaming."""
     for core in cores:
-        mapping = match_core(core, pairs, counts, pinned)
+        mapping = match_core(core, pairs, counts, pinned, triples)
         if mapping is not None:
             return core.renamed(mapping)
     return None
@@ -135,12 +155,15 @@ class Cutter:
     renaming when one applies, else a new core from the placement session (kept in
     :attr:`cores`)."""
 
-    def __init__(self, question: Question, counting: CountingModel, backend: str = "cadical") -> None:
+    def __init__(self, question: Question, counting: CountingModel, backend: str = "cadical",
+                 triples: bool = False) -> None:
         self.counting = counting
+        self.triples = triples
         self.cells = question.board.size
         letters = set(counting.cells)
         self.pinned = frozenset(a for a in question.fixed.values() if a in letters)
-        self.placement = Placement(question.board, letters, set(counting.pairs), dict(question.fixed), backend)
+        self.placement = Placement(question.board, letters, set(counting.pairs), dict(question.fixed), backend,
+                                   set(counting.triples) if triples else set())
         self.cores: list[Core] = []
         self.renamed = 0
 
@@ -149,12 +172,14 @@ class Cutter:
         letters when its pairs and counts can be placed (no cut exists); None at the time limit."""
         counts = self.counting.cell_counts(true_vars)
         pairs = self.counting.needed_pairs(true_vars)
-        core = renamed_copy(self.cores, pairs, counts, self.pinned)
+        triples = self.counting.needed_triples(true_vars) if self.triples else set()
+        core = renamed_copy(self.cores, pairs, counts, self.pinned, triples)
         if core is not None:
             self.renamed += 1
         else:
-            limits = placement_limits(counts, pairs, self.cells)
-            found = self.placement.check(tuple(sorted(pairs)), limits, time_limit=time_limit)
+            limits = placement_limits(counts, pairs, self.cells)  # a triple's letters are in its pairs
+            found = self.placement.check(tuple(sorted(pairs)), limits, time_limit=time_limit,
+                                         triples=tuple(sorted(triples)))
             if found is None or isinstance(found, str):
                 return found
             core = found
@@ -173,10 +198,10 @@ class CoreLoop:
     """The relaxation of one question in one solver session, cut by the cores its solutions
     violate (see the module's docstring)."""
 
-    def __init__(self, question: Question, backend: str = "cadical") -> None:
+    def __init__(self, question: Question, backend: str = "cadical", triples: bool = False) -> None:
         self.question = question
         self.counting = counting_model(question, objective=False, tight=False)
-        self.cutter = Cutter(question, self.counting, backend)
+        self.cutter = Cutter(question, self.counting, backend, triples)
         self.session = get_backend(backend).open_session(self.counting.model)
         self.rounds = 0
 
@@ -222,12 +247,14 @@ class CoreLoop:
 
 
 def refute_by_cores(question: Question, time_limit: float | None = 60.0, backend: str = "cadical",
-                    on_round: Callable[[CoreLoop], None] | None = None) -> CoreRefutation:
+                    on_round: Callable[[CoreLoop], None] | None = None, triples: bool = False) -> CoreRefutation:
     """Run the core loop on ``question`` (see the module's docstring) within ``time_limit``;
-    ``open`` at once when the board and pairs would make the placement model too large."""
+    ``open`` at once when the board and pairs would make the placement model too large.
+    ``triples``: placements must also hold the letter triples the spellings need (a cell of b
+    next to an a and a c for each unaltered stretch abc): more cuts, and more rounds."""
     started = time.monotonic()
     try:
-        loop = CoreLoop(question, backend)
+        loop = CoreLoop(question, backend, triples)
     except PlacementTooLarge as exc:
         return CoreRefutation("open", (), 0, 0, time.monotonic() - started, detail=str(exc))
     try:

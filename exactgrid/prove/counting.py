@@ -33,7 +33,7 @@ from ..backends import Status, get_backend
 from ..inputs import InputError
 from ..model import BoolModel
 from ..question import Question, Requirement
-from .placement import COUNT_LIMIT, pair_of
+from .placement import COUNT_LIMIT, pair_of, triple_of
 
 OTHER = "_"
 """The letter class of every letter no modelled word uses."""
@@ -55,6 +55,10 @@ class CountingModel:
     """(a, b), a <= b -> e[a,b]."""
     demands: list[tuple[int, tuple[tuple[str, str], ...]]] = field(default_factory=list)
     """(z[w,p], the pairs it needs adjacent)."""
+    triples: dict[tuple[str, str, str], int] = field(default_factory=dict)
+    """(a, b, c), a < c -> t[a,b,c]: some cell of b has neighbours holding a and c."""
+    triple_demands: list[tuple[int, tuple[tuple[str, str, str], ...]]] = field(default_factory=list)
+    """(z[w,p], the triples its unaltered stretches need)."""
 
     def cell_counts(self, true_vars: frozenset[int] | set[int]) -> dict[str, int]:
         """How many cells hold each letter in a solution."""
@@ -63,6 +67,10 @@ class CountingModel:
     def needed_pairs(self, true_vars: frozenset[int] | set[int]) -> set[tuple[str, str]]:
         """The pairs the solution's spellings need adjacent (a subset of the true e[a,b])."""
         return {p for z, needs in self.demands if z in true_vars for p in needs}
+
+    def needed_triples(self, true_vars: frozenset[int] | set[int]) -> set[tuple[str, str, str]]:
+        """The triples the solution's spellings need (a subset of the true t[a,b,c])."""
+        return {t for z, needs in self.triple_demands if z in true_vars for t in needs}
 
 
 @dataclass(frozen=True)
@@ -175,6 +183,8 @@ def counting_model(question: Question, objective: bool = True, tight: bool = Tru
 
     found: dict[str, int] = {}
     demands: list[tuple[int, tuple[tuple[str, str], ...]]] = []
+    triples: dict[tuple[str, str, str], int] = {}
+    triple_demands: list[tuple[int, tuple[tuple[str, str, str], ...]]] = []
     for word, options in forms.items():
         alternatives = []
         letter_needs: dict[str, list[int]] = {}
@@ -190,6 +200,13 @@ def counting_model(question: Question, objective: bool = True, tight: bool = Tru
                 model.add_clause([-z, pair(a, b)])
                 pair_needs.setdefault((a, b), []).append(z)
             demands.append((z, tuple(sorted(needs))))
+            stretches = {triple_of(*text[i:i + 3]) for i in range(len(text) - 2) if altered not in (i, i + 1, i + 2)}
+            stretches.discard(None)
+            for key in sorted(stretches):  # type: ignore[type-var]
+                if key not in triples:
+                    triples[key] = model.new_var(f"t[{''.join(key)}]")
+                model.add_clause([-z, triples[key]])
+            triple_demands.append((z, tuple(sorted(stretches))))  # type: ignore[arg-type]
         y = found[word] = model.new_var(f"y[{word}]")
         if not tight:
             model.add_clause([-y, *alternatives])
@@ -219,7 +236,7 @@ def counting_model(question: Question, objective: bool = True, tight: bool = Tru
         model.add_linear(counted, None, ">=", question.min_count)
     if objective:
         model.maximise(counted, [weights[w] for w in forms])
-    return CountingModel(model, found, cells_of, at_least, pairs, demands)
+    return CountingModel(model, found, cells_of, at_least, pairs, demands, triples, triple_demands)
 
 
 def count_question(question: Question, backend: str | None = "highs", time_limit: float = 60.0,

@@ -28,6 +28,9 @@ from ..model import BoolModel
 
 Pair = tuple[str, str]
 """Two letters, in order (a <= b); ``(a, a)`` is a doubled letter (two adjacent cells of a)."""
+Triple = tuple[str, str, str]
+"""(a, b, c) with a < c: some cell of b has a neighbour holding a and a neighbour holding c (a
+walk spelling ...ABC... or ...CBA... unaltered passes through such a cell)."""
 
 FILLER = "_"
 
@@ -48,14 +51,23 @@ class PlacementTooLarge(ValueError):
     """The placement model would exceed :data:`MAX_WAYS`."""
 
 
-def placement_fits(board: Board, pairs: int) -> bool:
-    """Whether a placement model for ``pairs`` pairs on ``board`` stays within :data:`MAX_WAYS`."""
-    return 2 * len(board.edges) * pairs <= MAX_WAYS
+def placement_fits(board: Board, pairs: int, triples: int = 0) -> bool:
+    """Whether a placement model for ``pairs`` pairs and ``triples`` triples on ``board`` stays
+    within :data:`MAX_WAYS`."""
+    return 2 * len(board.edges) * pairs + board.size * triples <= MAX_WAYS
 
 
 def pair_of(a: str, b: str) -> Pair:
     """The pair of letters a and b, in order."""
     return (a, b) if a <= b else (b, a)
+
+
+def triple_of(a: str, b: str, c: str) -> Triple | None:
+    """The triple of a walk's letters a, b, c (b in the middle), ends in order; None when a == c
+    (a cell of b next to a is already the pair ab)."""
+    if a == c:
+        return None
+    return (a, b, c) if a < c else (c, b, a)
 
 
 @dataclass(frozen=True)
@@ -65,29 +77,40 @@ class Core:
     pairs: tuple[Pair, ...]
     at_most: tuple[tuple[str, int], ...] = ()
     """(letter, k): the letter is in at most k cells."""
+    triples: tuple[Triple, ...] = ()
 
     @property
     def letters(self) -> frozenset[str]:
         """Every letter the core names."""
-        return frozenset(ch for pair in self.pairs for ch in pair) | {a for a, _ in self.at_most}
+        return (frozenset(ch for pair in self.pairs for ch in pair) | {a for a, _ in self.at_most}
+                | {ch for triple in self.triples for ch in triple})
 
     def renamed(self, mapping: dict[str, str]) -> Core:
         """The same core with letters renamed (``mapping`` must be one-to-one on :attr:`letters`)."""
-        pairs = tuple(sorted(pair_of(mapping.get(a, a), mapping.get(b, b)) for a, b in self.pairs))
-        limits = tuple(sorted((mapping.get(a, a), k) for a, k in self.at_most))
-        return Core(pairs, limits)
+        def name(a: str) -> str:
+            return mapping.get(a, a)
+
+        pairs = tuple(sorted(pair_of(name(a), name(b)) for a, b in self.pairs))
+        limits = tuple(sorted((name(a), k) for a, k in self.at_most))
+        triples = tuple(sorted(triple_of(name(a), name(b), name(c)) for a, b, c in self.triples))  # type: ignore
+        return Core(pairs, limits, triples)
 
     def text(self) -> str:
-        """E.g. ``AB BC CA adjacent, with A in at most 1 cell``."""
-        pairs = " ".join(a + b for a, b in self.pairs)
+        """E.g. ``AB BC CA adjacent, A-B-D around a B, with A in at most 1 cell``."""
+        parts = [" ".join(a + b for a, b in self.pairs) + " adjacent"] if self.pairs else []
+        if self.triples:
+            parts.append(" ".join(f"{a}-{b}-{c}" for a, b, c in self.triples) + " around a middle letter")
+        text = ", ".join(parts)
         if not self.at_most:
-            return f"{pairs} adjacent"
+            return text
         limits = ", ".join(f"{a} in at most {k} cell{'s' if k != 1 else ''}" for a, k in self.at_most)
-        return f"{pairs} adjacent, with {limits}"
+        return f"{text}, with {limits}"
 
     def to_dict(self) -> dict[str, object]:
-        """JSON-ready: pairs (two-letter strings) and at_most ({letter: cells})."""
-        return {"pairs": [a + b for a, b in self.pairs], "at_most": dict(self.at_most)}
+        """JSON-ready: pairs (two-letter strings), triples (three letters, the middle one in the
+        middle) and at_most ({letter: cells})."""
+        return {"pairs": [a + b for a, b in self.pairs], "triples": ["".join(t) for t in self.triples],
+                "at_most": dict(self.at_most)}
 
 
 class Placement:
@@ -98,13 +121,15 @@ class Placement:
     stands for "some other letter")."""
 
     def __init__(self, board: Board, letters: set[str] | frozenset[str], pairs: set[Pair] | frozenset[Pair],
-                 fixed: dict[int, str] | None = None, backend: str = "cadical") -> None:
-        if not placement_fits(board, len(pairs)):
-            raise PlacementTooLarge(f"a placement model for {len(pairs)} letter pairs on {board.shape_name} would be "
-                                    f"too large (over {MAX_WAYS:,} pair selectors)")
+                 fixed: dict[int, str] | None = None, backend: str = "cadical",
+                 triples: set[Triple] | frozenset[Triple] = frozenset()) -> None:
+        if not placement_fits(board, len(pairs), len(triples)):
+            raise PlacementTooLarge(f"a placement model for {len(pairs)} letter pairs and {len(triples)} triples on "
+                                    f"{board.shape_name} would be too large (over {MAX_WAYS:,} selectors)")
         self.board = board
         self.fixed = dict(fixed or {})
-        self.letters = sorted(set(letters) | {ch for pair in pairs for ch in pair})
+        self.letters = sorted(set(letters) | {ch for pair in pairs for ch in pair}
+                              | {ch for triple in triples for ch in triple})
         alphabet = [*self.letters, FILLER]
         model = BoolModel()
         cells = range(board.size)
@@ -127,6 +152,24 @@ class Placement:
                     model.add_clause([-way, self.x[s, a]])
                     model.add_clause([-way, self.x[t, b]])
                     ways.append(way)
+            model.add_clause([-var, *ways])
+        self.triple_var: dict[Triple, int] = {}
+        near: dict[tuple[int, str], int] = {}  # near[c, a]: some neighbour of c holds a
+
+        def next_to(c: int, a: str) -> int:
+            if (c, a) not in near:
+                var = near[c, a] = model.new_var()
+                model.add_clause([-var, *(self.x[d, a] for d in board.neighbours[c])])
+            return near[c, a]
+
+        for a, b, c in sorted(triples):
+            var = self.triple_var[a, b, c] = model.new_var(f"t[{a}{b}{c}]")
+            ways = []
+            for cell in cells:
+                way = model.new_var()
+                for lit in (self.x[cell, b], next_to(cell, a), next_to(cell, c)):
+                    model.add_clause([-way, lit])
+                ways.append(way)
             model.add_clause([-var, *ways])
         self.model = model
         self.session = get_backend(backend).open_session(model)
@@ -152,20 +195,23 @@ class Placement:
         for k, var in enumerate(previous, start=1):
             self.at_least[letter, k] = var
 
-    def assumptions(self, pairs: tuple[Pair, ...], at_most: tuple[tuple[str, int], ...]) -> dict[int, object]:
-        """Assumption literal -> the pair or limit it stands for."""
+    def assumptions(self, pairs: tuple[Pair, ...], at_most: tuple[tuple[str, int], ...],
+                    triples: tuple[Triple, ...] = ()) -> dict[int, object]:
+        """Assumption literal -> the pair, triple or limit it stands for."""
         named: dict[int, object] = {self.pair_var[p]: p for p in pairs}
+        named.update({self.triple_var[t]: t for t in triples})
         for a, k in at_most:
             if (a, k + 1) in self.at_least:  # else not asked: fewer assumptions, still sound
                 named[-self.at_least[a, k + 1]] = (a, k)
         return named
 
     def check(self, pairs: tuple[Pair, ...], at_most: tuple[tuple[str, int], ...] = (),
-              time_limit: float | None = None, shrink: bool = True) -> str | Core | None:
+              time_limit: float | None = None, shrink: bool = True,
+              triples: tuple[Triple, ...] = ()) -> str | Core | None:
         """A placement's letters (cell order, ``_`` for a filler cell) when one exists; else a core
         (minimal when ``shrink`` and time allows); None at the time limit."""
         deadline = None if time_limit is None else time.monotonic() + time_limit
-        named = self.assumptions(pairs, at_most)
+        named = self.assumptions(pairs, at_most, triples)
         result = self._solve(list(named), deadline)
         if result is None:
             return None
@@ -177,8 +223,9 @@ class Placement:
         if shrink:
             core = self._shrink(core, deadline)
         chosen = [named[lit] for lit in core]
-        return Core(tuple(sorted(p for p in chosen if isinstance(p[1], str))),  # type: ignore[misc]
-                    tuple(sorted(p for p in chosen if isinstance(p[1], int))))  # type: ignore[misc]
+        return Core(tuple(sorted(p for p in chosen if len(p) == 2 and isinstance(p[1], str))),  # type: ignore
+                    tuple(sorted(p for p in chosen if isinstance(p[1], int))),  # type: ignore[misc]
+                    tuple(sorted(p for p in chosen if len(p) == 3)))  # type: ignore[misc]
 
     def _solve(self, assumptions: list[int], deadline: float | None):
         left = None if deadline is None else max(0.0, deadline - time.monotonic())
