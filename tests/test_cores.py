@@ -46,14 +46,19 @@ def random_checks(count: int, seed: int):
         yield board, letters, tuple(pairs), at_most
 
 
+def check_once(board: Board, letters, pairs, at_most, triples=()):
+    """One placement check in a session of its own."""
+    placement = Placement(board, set(letters), set(pairs), triples=set(triples))
+    try:
+        return placement.check(pairs, at_most, triples=triples)
+    finally:
+        placement.close()
+
+
 def test_placement_agrees_with_brute_force_and_its_cores_are_minimal():
     cores = 0
     for board, letters, pairs, at_most in random_checks(60, seed=7):
-        placement = Placement(board, set(letters), set(pairs))
-        try:
-            found = placement.check(pairs, at_most)
-        finally:
-            placement.close()
+        found = check_once(board, letters, pairs, at_most)
         if isinstance(found, str):
             assert placeable(board, pairs, at_most)
             adjacent = {pair_of(found[c], found[d]) for c, d in board.edges}
@@ -78,11 +83,7 @@ def test_triples_agree_with_brute_force_and_their_cores_are_cores():
     for board, letters, pairs, at_most in random_checks(40, seed=9):
         triples = tuple(sorted({t for _ in range(rng.randint(1, 3))
                                 if (t := triple_of(*rng.choices(letters, k=3))) is not None}))
-        placement = Placement(board, set(letters), set(pairs), triples=set(triples))
-        try:
-            found = placement.check(pairs, at_most, triples=triples)
-        finally:
-            placement.close()
+        found = check_once(board, letters, pairs, at_most, triples)
         assert isinstance(found, str) == placeable(board, pairs, at_most, triples), (board, pairs, at_most, triples)
         if isinstance(found, Core):
             cores += 1
@@ -124,11 +125,7 @@ def test_renamed_cores_are_cores():
     board = Board(2, 3)
     checked = 0
     for _, letters, pairs, at_most in random_checks(40, seed=11):
-        placement = Placement(board, set(letters), set(pairs))
-        try:
-            found = placement.check(pairs, at_most)
-        finally:
-            placement.close()
+        found = check_once(board, letters, pairs, at_most)
         if isinstance(found, Core):
             names = list(found.letters)
             images = rng.sample("PQRSTUVW", len(names))
