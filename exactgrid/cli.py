@@ -681,6 +681,8 @@ def fit_command(ctx: click.Context, requirements: tuple[str, ...], instance: str
 @click.option("--certify", is_flag=True,
               help="With --method cores: refute each core and 'score above the bound' again with DRUP proofs "
                    "that exactgrid checks (within another --time-limit).")
+@click.option("--cores-per-round", type=click.IntRange(1, 50), default=1, show_default=True, metavar="N",
+              help="After a new core, look for more (with pairs disjoint from it) in the same solution.")
 @click.option("--triples", is_flag=True,
               help="Cores may also name letter triples (a cell of B next to an A and a C): stronger cuts, "
                    "more rounds (off by default until measured on the benchmarks).")
@@ -692,7 +694,8 @@ def bound_command(ctx: click.Context, requirements: tuple[str, ...], optional: t
                   forbid: tuple[str, ...], min_score: int | None, min_count: int | None, cells: str | None,
                   shape: str, moves: str, budget: int, words: str | None, checklist_path: str | None,
                   award: tuple[str, ...], water_borders: bool, method: str, backend: str | None, time_limit: float,
-                  certify: bool, triples: bool, progress: bool | None, as_json: bool) -> None:
+                  certify: bool, cores_per_round: int, triples: bool, progress: bool | None,
+                  as_json: bool) -> None:
     """An upper bound on the best score of any grid holding the REQUIREMENTs (default: no
     requirement, every word scored), or DOES NOT FIT by counting, from the counting relaxation
     (letter counts, letter pairs, degrees) cut by pair/count cores. Forbidden words are not
@@ -738,7 +741,7 @@ def bound_command(ctx: click.Context, requirements: tuple[str, ...], optional: t
             started = time.monotonic()
             answer = bound(question, time_limit, on_bound=lambda v, s: heard(v, s),
                            on_round=lambda r, c: heard(round_=r, core=c), certify=certify,
-                           certify_seconds=time_limit, triples=triples)
+                           certify_seconds=time_limit, triples=triples, cores_per_round=cores_per_round)
     _answer_out(answer, as_json)
     ctx.exit(3 if answer.status == "open" else 0)
 

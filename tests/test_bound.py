@@ -52,6 +52,15 @@ def test_the_bound_is_never_below_the_best_grid(index):
     assert answer.confirmation.startswith("certified"), answer.confirmation
 
 
+@pytest.mark.parametrize("index", [i for i, s in enumerate(SPECS) if s.optional and _grids(s) <= 3_000][:6])
+def test_several_cores_a_round_and_triples_keep_the_bound_sound(index):
+    spec = SPECS[index]
+    best = _best_score(spec)
+    answer = bound(spec, time_limit=None, cores_per_round=3, triples=True)
+    assert answer.status in ("refuted", "bounded")
+    assert best is None or (answer.status == "bounded" and answer.bound >= best), (answer, best)
+
+
 def test_cores_lower_the_bound():
     question = build_question(requirements=["NEWYORK:exact", "NEWJERSEY:exact", "NEWMEXICO:exact"],
                               optional=["NEWHAMPSHIRE"], shape="4x4")

@@ -46,6 +46,8 @@ def main() -> int:
     parser.add_argument("--minutes", type=float, default=5.0)
     parser.add_argument("--marks", type=float, nargs="*", default=None, help="minutes at which to report the bound")
     parser.add_argument("--json", default=None, metavar="FILE")
+    parser.add_argument("--cores-per-round", type=int, default=1, help="new cores with disjoint pairs per solution")
+    parser.add_argument("--triples", action="store_true", help="cores may name letter triples")
     args = parser.parse_args()
 
     question = question_for(args.case, args.shape)
@@ -54,9 +56,11 @@ def main() -> int:
     def heard(value: int, seconds: float) -> None:
         print(f"# {seconds:8.1f} s  bound {value:,}", file=sys.stderr, flush=True)
 
-    answer = bound(question, time_limit=args.minutes * 60, on_bound=heard)
+    answer = bound(question, time_limit=args.minutes * 60, on_bound=heard, triples=args.triples,
+                   cores_per_round=args.cores_per_round)
     wall, used = time.monotonic() - started, time.process_time() - cpu
     print(f"# {' '.join(sys.argv)}")
+    print(f"# cores per round {args.cores_per_round}, triples {'on' if args.triples else 'off'}")
     print(f"# case {args.case} on {args.shape}: {answer.status}, {answer.rounds} rounds, {len(answer.cores)} cores "
           f"({answer.renamed} renamed), {wall:.0f} s wall, {used:.0f} s CPU (this process)")
     print("| after | bound | below the total |")

@@ -98,14 +98,17 @@ class _Progress:
 def bound(question: Question, time_limit: float | None = 60.0,
           on_bound: Callable[[int, float], None] | None = None,
           on_round: Callable[[int, Core | None], None] | None = None,
-          certify: bool = False, certify_seconds: float | None = 60.0, triples: bool = False) -> BoundAnswer:
+          certify: bool = False, certify_seconds: float | None = 60.0, triples: bool = False,
+          cores_per_round: int = 1) -> BoundAnswer:
     """An upper bound on the best score (required and optional words' weights) of any grid
     answering ``question``; see the module's docstring. ``on_bound(bound, seconds)`` hears each
     improvement, ``on_round(round, core cut or None)`` each round. With ``certify``, the final
     model (relaxation and cuts) with "score above the bound" and each core's placement are refuted
     again by CaDiCaL with DRUP proofs that exactgrid checks, within ``certify_seconds`` after the
     bound (:func:`exactgrid.prove.certify.confirm_bound`). ``triples``: cores may also name letter
-    triples (see :func:`exactgrid.prove.cores.refute_by_cores`)."""
+    triples (see :func:`exactgrid.prove.cores.refute_by_cores`). ``cores_per_round``: after a
+    new core, look for more in the same solution among the pairs no earlier core of the round
+    holds (cores with disjoint pairs), up to this many."""
     if time_limit is not None:
         time_limit = check_seconds(time_limit)
     started = time.monotonic()
@@ -115,7 +118,7 @@ def bound(question: Question, time_limit: float | None = 60.0,
     progress = _Progress(started, sum(weights.values()), on_bound=on_bound)
     mip = HighsModel(counting.model)
     try:
-        cutter: Cutter | None = Cutter(question, counting, triples=triples)
+        cutter: Cutter | None = Cutter(question, counting, triples=triples, per_round=cores_per_round)
     except PlacementTooLarge as exc:
         cutter, without_cores = None, f" (no cores: {exc})"
     else:
@@ -156,9 +159,10 @@ def bound(question: Question, time_limit: float | None = 60.0,
                 if on_round is not None:
                     on_round(rounds, None)
                 return answer("bounded", relaxation + ": its optimum's letters can be placed")
-            mip.add_clause(cut[0])
-            if on_round is not None:
-                on_round(rounds, cut[1])
+            for clause, core in cut:
+                mip.add_clause(clause)
+                if on_round is not None:
+                    on_round(rounds, core)
     except KeyboardInterrupt as exc:
         from ..stopping import interruption
 

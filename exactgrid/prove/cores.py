@@ -156,9 +156,10 @@ class Cutter:
     :attr:`cores`)."""
 
     def __init__(self, question: Question, counting: CountingModel, backend: str = "cadical",
-                 triples: bool = False) -> None:
+                 triples: bool = False, per_round: int = 1) -> None:
         self.counting = counting
         self.triples = triples
+        self.per_round = per_round
         self.cells = question.board.size
         letters = set(counting.cells)
         self.pinned = frozenset(a for a in question.fixed.values() if a in letters)
@@ -167,8 +168,9 @@ class Cutter:
         self.cores: list[Core] = []
         self.renamed = 0
 
-    def cut(self, true_vars: frozenset[int], time_limit: float | None) -> tuple[list[int], Core] | str | None:
-        """For a relaxation solution: the clause that cuts it and its core; or the placement's
+    def cut(self, true_vars: frozenset[int], time_limit: float | None) -> list[tuple[list[int], Core]] | str | None:
+        """For a relaxation solution: the clauses that cut it, each with its core (a known core
+        renamed, or up to :attr:`per_round` new cores with disjoint pairs); or the placement's
         letters when its pairs and counts can be placed (no cut exists); None at the time limit."""
         counts = self.counting.cell_counts(true_vars)
         pairs = self.counting.needed_pairs(true_vars)
@@ -176,18 +178,29 @@ class Cutter:
         core = renamed_copy(self.cores, pairs, counts, self.pinned, triples)
         if core is not None:
             self.renamed += 1
-        else:
+            return [(self._clause(core), core)]
+        deadline = None if time_limit is None else time.monotonic() + time_limit
+        found_cores: list[Core] = []
+        while len(found_cores) < self.per_round:
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
             limits = placement_limits(counts, pairs, self.cells)  # a triple's letters are in its pairs
-            found = self.placement.check(tuple(sorted(pairs)), limits, time_limit=time_limit,
+            found = self.placement.check(tuple(sorted(pairs)), limits, time_limit=left,
                                          triples=tuple(sorted(triples)))
-            if found is None or isinstance(found, str):
+            if not isinstance(found, Core):
+                if found_cores:
+                    break  # what is left can be placed, or time is up: the cores found still cut
                 return found
-            core = found
-            self.cores.append(core)
+            found_cores.append(found)
+            self.cores.append(found)
+            pairs = pairs - set(found.pairs)  # the next core, if any, shares no pair with this one
+            triples = triples - set(found.triples)
+        return [(self._clause(core), core) for core in found_cores]
+
+    def _clause(self, core: Core) -> list[int]:
         clause = core_cut(self.counting, core)
         if clause is None:  # pragma: no cover - a core only names the model's own pairs and letters
             raise AssertionError(f"core {core.text()} does not apply to its own model")
-        return clause, core
+        return clause
 
     def close(self) -> None:
         """Free the placement session."""
@@ -236,7 +249,8 @@ class CoreLoop:
                 return answer("open")
             if isinstance(cut, str):
                 return answer("placed", cut)
-            self.session.add_clause(cut[0])
+            for clause, _ in cut:
+                self.session.add_clause(clause)
             if on_round is not None:
                 on_round(self)
 
