@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..backends import Status
+from ..backends import Status, get_backend
 from ..backends.ilp import HighsModel
 from ..inputs import check_seconds
 from ..question import Question
@@ -111,6 +111,7 @@ def bound(question: Question, time_limit: float | None = 60.0,
     holds (cores with disjoint pairs), up to this many."""
     if time_limit is not None:
         time_limit = check_seconds(time_limit)
+    get_backend("highs")  # BackendError naming the extra to install, when highspy is missing
     started = time.monotonic()
     deadline = None if time_limit is None else started + time_limit
     counting = counting_model(question, objective=True)
@@ -138,7 +139,8 @@ def bound(question: Question, time_limit: float | None = 60.0,
     def left() -> float | None:
         return None if deadline is None else max(0.0, deadline - time.monotonic())
 
-    relaxation = "the counting relaxation (letter counts, adjacent pairs) with pair/count cores, by HiGHS"
+    kinds = "pair/triple/count" if triples else "pair/count"
+    relaxation = f"the counting relaxation (letter counts, adjacent pairs) with {kinds} cores, by HiGHS"
     try:
         while True:
             rounds += 1
