@@ -190,3 +190,16 @@ def test_fit_probes_an_in_process_backend_before_counting(monkeypatch):
     fits = load_instance(FIT / "4x4_top4.toml").question  # counting cannot refute it: the backend answers
     answer = fit(fits, "cadical", time_limit=120)
     assert answer.verdict == Verdict.FITS and answer.counting.status == "placed"
+
+
+def test_a_failing_counting_pre_check_never_breaks_fit(monkeypatch):
+    import exactgrid.fit.answer as fit_answer
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(fit_answer, "COUNTING_PROBE_SECONDS", 0.0)
+    monkeypatch.setattr(fit_answer, "refute_by_cores", broken)
+    answer = fit(load_instance(FIT / "3x3_top3.toml").question, "cadical", time_limit=60)
+    assert answer.verdict == Verdict.DOES_NOT_FIT and answer.backend == "cadical"
+    assert answer.counting.status == "open" and "counting failed: boom" in answer.counting.detail

@@ -196,13 +196,23 @@ def _race_with_counting(backend: Backend, model: BoolModel, question: Question, 
 
 def counting_child(question: Question, time_limit: float | None):
     """The counting loop as a child process's generator (see :mod:`exactgrid.backends._child`)."""
-    yield ("done", refute_by_cores(question, time_limit))
+    yield ("done", _refuted_by_cores(question, time_limit))
 
 
 def _count(question: Question, deadline: float | None) -> CoreRefutation:
     """The counting pre-check, within its share of what is left before ``deadline``."""
     share = COUNTING_SECONDS if deadline is None else min(COUNTING_SECONDS, max(0.0, deadline - time.monotonic()) / 3)
-    return refute_by_cores(question, time_limit=share)
+    return _refuted_by_cores(question, share)
+
+
+def _refuted_by_cores(question: Question, time_limit: float | None) -> CoreRefutation:
+    """The core loop, which as a pre-check must never break fit: a failure is an ``open`` answer
+    saying what went wrong (the backend's answer stands)."""
+    started = time.monotonic()
+    try:
+        return refute_by_cores(question, time_limit)
+    except Exception as exc:  # noqa: BLE001 - reported in the answer, never raised
+        return CoreRefutation("open", (), 0, 0, time.monotonic() - started, detail=f"counting failed: {exc}")
 
 
 def _counting_detail(counted: CoreRefutation) -> str:
