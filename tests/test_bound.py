@@ -89,7 +89,8 @@ def test_a_refutation_by_cores_is_certified():
 def test_the_time_limit_gives_the_best_bound_so_far():
     question = build_question(optional=["all"], shape="4x4", allow_empty=True)
     answer = bound(question, time_limit=1.0)
-    assert answer.status == "open" and answer.seconds < 30
+    assert answer.status in ("open", "bounded") and answer.seconds < 30  # bounded: a machine 20x faster
+    assert answer.status == "bounded" or "time limit" in answer.detail
     assert answer.bound is None or answer.bound <= answer.total
 
 
@@ -107,7 +108,7 @@ def test_ctrl_c_stops_the_bound_with_the_best_so_far():
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
-    assert answer.status == "open" and "interrupted (Ctrl-C)" in answer.detail
+    assert answer.status == "open" and "interrupted (Ctrl-C)" in answer.detail  # while building or solving
     assert time.monotonic() - started < 30
     assert answer.bound is None or answer.bound <= answer.total
 

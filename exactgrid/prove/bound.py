@@ -114,16 +114,21 @@ def bound(question: Question, time_limit: float | None = 60.0,
     get_backend("highs")  # BackendError naming the extra to install, when highspy is missing
     started = time.monotonic()
     deadline = None if time_limit is None else started + time_limit
-    counting = counting_model(question, objective=True)
-    weights = question.scoring_weights()
-    progress = _Progress(started, sum(weights.values()), on_bound=on_bound)
-    mip = HighsModel(counting.model)
+    progress = _Progress(started, sum(question.scoring_weights().values()), on_bound=on_bound)
     try:
-        cutter: Cutter | None = Cutter(question, counting, triples=triples, per_round=cores_per_round)
-    except PlacementTooLarge as exc:
-        cutter, without_cores = None, f" (no cores: {exc})"
-    else:
-        without_cores = ""
+        counting = counting_model(question, objective=True)
+        mip = HighsModel(counting.model)
+        try:
+            cutter: Cutter | None = Cutter(question, counting, triples=triples, per_round=cores_per_round)
+        except PlacementTooLarge as exc:
+            cutter, without_cores = None, f" (no cores: {exc})"
+        else:
+            without_cores = ""
+    except KeyboardInterrupt as exc:
+        from ..stopping import interruption
+
+        return BoundAnswer("open", None, progress.total, seconds=time.monotonic() - started,
+                           detail=f"interrupted ({interruption(exc)}) before the first bound")
     rounds = 0
 
     def answer(status: str, detail: str, interrupted: bool = False) -> BoundAnswer:
