@@ -171,7 +171,7 @@ def counting_model(question: Question, objective: bool = True, tight: bool = Tru
             model.add_linear([*lits, var], [*weights, -k], ">=", 0)
 
     def pair(a: str, b: str) -> int:
-        key = (min(a, b), max(a, b))
+        key = pair_of(a, b)
         if key not in pairs:
             var = pairs[key] = model.new_var(f"e[{key[0]},{key[1]}]")
             model.add_clause([-var, present[key[0]]])
