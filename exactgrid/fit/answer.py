@@ -109,10 +109,11 @@ def fit(
     is enforced lazily: a grid spelling it gets a cut and the model is solved again (each
     round within what is left of the time limit).
 
-    ``counting``: when the backend has not decided within :data:`COUNTING_PROBE_SECONDS`, try the
-    counting relaxation with pair/count cores (:mod:`exactgrid.prove.cores`, alteration budgets
-    up to 1) for up to :data:`COUNTING_SECONDS`; if it refutes, the answer is DOES NOT FIT "by
-    counting", else the backend goes on with the time left.
+    ``counting`` (alteration budgets up to 1): also try the counting relaxation with pair/count
+    cores (:mod:`exactgrid.prove.cores`); a refutation there is DOES NOT FIT "by counting". A
+    backend that runs in a child process races it, the loop in a second child; an in-process
+    backend first gets :data:`COUNTING_PROBE_SECONDS`, then the loop gets at most
+    :data:`COUNTING_SECONDS` (and a third of what is left), then the backend the rest.
     """
     if not isinstance(question, Question):
         raise TypeError(f"fit() takes a Question, got {type(question).__name__}")
