@@ -971,7 +971,8 @@ def fit_many_command(ctx: click.Context, questions_file: str, backend: str | Non
     (time limit, Ctrl-C).
     """
     from .backends import get_backend
-    from .fit.many import dask_executor, fit_many, read_questions
+    from .fit.many import fit_many, read_questions
+    from .pool import dask_executor
     from .render import fit_dict
 
     get_backend(backend)  # an unknown or missing backend is bad input, before any work

@@ -14,17 +14,17 @@ the rest is cancelled, and the pool's processes are gone when it returns.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import signal
 import time
-from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from collections.abc import Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from dataclasses import dataclass
 from typing import Any
 
 from ..inputs import InputError, check_seconds, check_whole
+from ..pool import dask_executor as dask_executor  # re-exported: fit_many on a Dask cluster
+from ..pool import process_pool, stop_pool
 from ..question import Question, Verdict, question_from_table
 from .answer import FitAnswer, fit
 
@@ -93,7 +93,7 @@ def fit_many(
         check_whole(workers, "workers", low=1)
     own = executor is None
     count = workers or os.cpu_count() or 1
-    pool = executor or ProcessPoolExecutor(max_workers=count, initializer=_quiet_worker)
+    pool = executor or process_pool(count)
     deadline = None if total_time_limit is None else time.time() + total_time_limit
     pending: dict[Future[ManyAnswer], Any] = {}
     stream = iter(enumerate(questions))
@@ -141,16 +141,7 @@ def fit_many(
             if finished:
                 pool.shutdown(wait=True)
             else:  # time limit, Ctrl-C, SIGTERM, or the caller stopped reading
-                _stop_pool(pool)  # type: ignore[arg-type]
-
-
-def _quiet_worker() -> None:
-    """In a pool worker: Ctrl-C is the parent's to handle (it ends the workers), and SIGTERM
-    simply ends the worker, whatever handlers the parent had when it forked."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    for name in ("SIGTERM", "SIGHUP"):
-        if hasattr(signal, name):
-            signal.signal(getattr(signal, name), signal.SIG_DFL)
+                stop_pool(pool)  # type: ignore[arg-type]
 
 
 def _result(future: Future[ManyAnswer], ident: Any) -> ManyAnswer:
@@ -158,16 +149,6 @@ def _result(future: Future[ManyAnswer], ident: Any) -> ManyAnswer:
         return future.result()
     except InputError as exc:  # a question a worker refused (e.g. a model too large)
         return ManyAnswer(ident, error=str(exc))
-
-
-def _stop_pool(pool: ProcessPoolExecutor) -> None:
-    """Shut a pool down now: cancel what has not started and end the worker processes (a
-    worker's solver child dies with it, see ``backends/_child.py``)."""
-    processes = list(getattr(pool, "_processes", {}).values())  # no public handle on them
-    for process in processes:
-        with contextlib.suppress(Exception):
-            process.terminate()
-    pool.shutdown(wait=True, cancel_futures=True)
 
 
 def read_questions(lines: Iterable[str], source: str = "<questions>",
@@ -193,19 +174,3 @@ def read_questions(lines: Iterable[str], source: str = "<questions>",
             yield ident, question_from_table(data, where, **overrides).question
         except InputError as exc:
             yield ManyAnswer(ident, error=str(exc))
-
-
-def dask_executor(address: str) -> tuple[Executor, Callable[[], None]]:
-    """An executor on the Dask scheduler at ``address`` (needs ``pip install 'exactgrid[dask]'``),
-    and a function that closes the connection."""
-    try:
-        from distributed import Client
-    except ImportError:
-        raise InputError("--scheduler needs the Dask distributed package; install it with: "
-                         "pip install 'exactgrid[dask]'") from None
-    try:
-        client = Client(address, timeout="10s")
-    except (OSError, TimeoutError, ValueError) as exc:
-        raise InputError(f"cannot reach the Dask scheduler at {address!r}: {exc}") from None
-    return client.get_executor(), client.close
-

@@ -1,0 +1,65 @@
+"""Worker pools shared by every job that spreads work: a local process pool that stops cleanly,
+or a Dask ``distributed`` cluster, both behind :class:`concurrent.futures.Executor`.
+
+``fit_many`` (many questions) and ``bound`` (many core searches a round) use them. A pool made
+here is stopped with :func:`stop_pool` on a time limit, Ctrl-C or SIGTERM: its processes are
+ended at once (a worker's solver child dies with it), so nothing is left running.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+from concurrent.futures import Executor, ProcessPoolExecutor
+from typing import Any
+
+from .inputs import InputError
+
+
+def quiet_worker() -> None:
+    """In a pool worker: Ctrl-C is the parent's to handle (it ends the workers), and SIGTERM
+    simply ends the worker, whatever handlers the parent had when it forked."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
+
+
+def process_pool(workers: int) -> ProcessPoolExecutor:
+    """A local pool of ``workers`` processes that leave signals to the parent."""
+    return ProcessPoolExecutor(max_workers=workers, initializer=quiet_worker)
+
+
+def stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Shut a pool down now: cancel what has not started and end the worker processes."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())  # no public handle on them
+    for process in processes:
+        with contextlib.suppress(Exception):
+            process.terminate()
+    pool.shutdown(wait=True, cancel_futures=True)
+
+
+def dask_client(address: str) -> Any:
+    """A client of the Dask scheduler at ``address`` (needs ``pip install 'exactgrid[dask]'``);
+    :class:`InputError` when the package is missing or the scheduler cannot be reached."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise InputError("--scheduler needs the Dask distributed package; install it with: "
+                         "pip install 'exactgrid[dask]'") from None
+    try:
+        return Client(address, timeout="10s")
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise InputError(f"cannot reach the Dask scheduler at {address!r}: {exc}") from None
+
+
+def dask_executor(address: str) -> tuple[Executor, Any]:
+    """An executor on the Dask scheduler at ``address``, and a function that closes the
+    connection."""
+    client = dask_client(address)
+    return client.get_executor(), client.close
+
+
+def dask_threads(client: Any) -> int:
+    """How many tasks a Dask cluster runs at once (its workers' threads)."""
+    return max(1, sum(client.nthreads().values()))
