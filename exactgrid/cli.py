@@ -686,6 +686,12 @@ def fit_command(ctx: click.Context, requirements: tuple[str, ...], instance: str
 @click.option("--triples", is_flag=True,
               help="Cores may also name letter triples (a cell of B next to an A and a C): stronger cuts, "
                    "more rounds (off by default until measured on the benchmarks).")
+@click.option("--workers", type=click.IntRange(min=1), default=None, metavar="N",
+              help="With --method cores: N core searches at once, this process's and N-1 on worker processes "
+                   "(default 1; with --scheduler, 1 + the cluster's threads), each shrinking in its own order.")
+@click.option("--scheduler", metavar="ADDRESS", default=None,
+              help="Run the worker searches on the Dask cluster whose scheduler is at ADDRESS; "
+                   "needs pip install 'exactgrid[dask]'.")
 @click.option("--progress/--no-progress", default=None,
               help="Show the bound as it falls on stderr (default: when stderr is a terminal).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
@@ -694,8 +700,8 @@ def bound_command(ctx: click.Context, requirements: tuple[str, ...], optional: t
                   forbid: tuple[str, ...], min_score: int | None, min_count: int | None, cells: str | None,
                   shape: str, moves: str, budget: int, words: str | None, checklist_path: str | None,
                   award: tuple[str, ...], water_borders: bool, method: str, backend: str | None, time_limit: float,
-                  certify: bool, cores_per_round: int, triples: bool, progress: bool | None,
-                  as_json: bool) -> None:
+                  certify: bool, cores_per_round: int, triples: bool, workers: int | None, scheduler: str | None,
+                  progress: bool | None, as_json: bool) -> None:
     """An upper bound on the best score of any grid holding the REQUIREMENTs (default: no
     requirement, every word scored), or DOES NOT FIT by counting, from the counting relaxation
     (letter counts, letter pairs, degrees) cut by pair/count cores. Forbidden words are not
@@ -707,8 +713,11 @@ def bound_command(ctx: click.Context, requirements: tuple[str, ...], optional: t
 
     if method == "cores" and backend not in (None, "highs"):
         raise BadInput("--method cores runs on HiGHS; --backend chooses the solver of --method relaxation")
-    if (certify or triples) and method != "cores":
-        raise BadInput(f"{'--certify' if certify else '--triples'} needs --method cores")
+    spreading = {"--certify": certify, "--triples": triples, "--workers": workers is not None,
+                 "--scheduler": scheduler is not None}
+    for flag, given in spreading.items():
+        if given and method != "cores":
+            raise BadInput(f"{flag} needs --method cores")
     question = build_question(requirements=requirements, forbid=forbid, optional=optional or ["all"],
                               min_score=min_score, min_count=min_count, shape=shape, moves=moves, budget=budget,
                               words=words, cells=[_read_cells(cells)] if cells is not None else [],
@@ -724,7 +733,17 @@ def bound_command(ctx: click.Context, requirements: tuple[str, ...], optional: t
 
         get_backend("highs")  # one clear line when highspy is missing
         terminal = _stderr_is_terminal()
-        with _SolveReport(None, False, terminal if progress is None else progress, terminal) as report:
+        executor, close = None, None
+        if scheduler is not None:
+            from .pool import dask_client, dask_threads
+
+            client = dask_client(scheduler)
+            executor, close = client.get_executor(), client.close
+            workers = workers or 1 + dask_threads(client)
+        with contextlib.ExitStack() as stack, \
+                _SolveReport(None, False, terminal if progress is None else progress, terminal) as report:
+            if close is not None:
+                stack.callback(close)
             state = {"bound": None, "rounds": 0, "cores": 0}
 
             def heard(value: int | None = None, seconds: float = 0.0, round_: int | None = None,
@@ -741,7 +760,8 @@ def bound_command(ctx: click.Context, requirements: tuple[str, ...], optional: t
             started = time.monotonic()
             answer = bound(question, time_limit, on_bound=lambda v, s: heard(v, s),
                            on_round=lambda r, c: heard(round_=r, core=c), certify=certify,
-                           certify_seconds=time_limit, triples=triples, cores_per_round=cores_per_round)
+                           certify_seconds=time_limit, triples=triples, cores_per_round=cores_per_round,
+                           workers=workers or 1, executor=executor)
     _answer_out(answer, as_json)
     ctx.exit(3 if answer.status == "open" else 0)
 

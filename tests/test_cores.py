@@ -19,12 +19,16 @@ from .test_fit import EXPECTED, SPECS
 FIT = Path(__file__).resolve().parents[1] / "instances" / "benchmarks" / "fit"
 
 
-def placeable(board: Board, pairs, at_most, triples=()) -> bool:
-    """Whether some placement of the letters (and fillers) holds every pair and triple within the limits."""
+def placeable(board: Board, pairs, at_most, triples=(), fixed=None) -> bool:
+    """Whether some placement of the letters (and fillers) holds every pair and triple within the
+    limits, with the ``fixed`` cells' letters (a letter named nowhere else is a filler)."""
     letters = sorted({a for p in pairs for a in p} | {a for a, _ in at_most} | {a for t in triples for a in t})
+    pinned = {c: a if a in letters else "_" for c, a in (fixed or {}).items()}
     limits = dict(at_most)
     edges = list(board.edges)
     for letters_of in itertools.product([*letters, "_"], repeat=board.size):
+        if any(letters_of[c] != a for c, a in pinned.items()):
+            continue
         if any(letters_of.count(a) > k for a, k in limits.items()):
             continue
         adjacent = {pair_of(letters_of[c], letters_of[d]) for c, d in edges}

@@ -97,13 +97,20 @@ def test_the_bound_command():
                                           "--time-limit", "600", "--json"])
     data = json.loads(with_cores.output)
     assert with_cores.exit_code == 0 and data["status"] == "refuted" and data["cores"], with_cores.output
+    spread = CliRunner().invoke(cli, ["bound", "NEWYORK:exact", "NEWJERSEY:exact", "NEWMEXICO:exact",
+                                      "NEWHAMPSHIRE:exact", "--shape", "4x4", "--optional", "OHIO",
+                                      "--time-limit", "600", "--workers", "2", "--json"])
+    data = json.loads(spread.output)
+    assert spread.exit_code == 0 and data["status"] == "refuted" and "2 core searches" in data["detail"]
     certified = CliRunner().invoke(cli, ["bound", "ILLINOIS:exact", "OHIO:exact", "UTAH:exact", "IOWA:exact",
                                          "IDAHO:exact", "--shape", "3x3", "--certify"])
     assert certified.exit_code == 0 and "\ncertified: 0 cores" in certified.output, certified.output
     nocal = CliRunner().invoke(cli, ["bound", "--award", "NOCAL", "--forbid", "TX", "--shape", "2x2",
                                      "--time-limit", "30", "--json"])
     assert json.loads(nocal.output)["total"] == 330_759_736 - 39_538_223 - 29_145_505, nocal.output
-    for wrong in (["--method", "relaxation", "--certify"], ["--backend", "cbc"]):
+    for wrong in (["--method", "relaxation", "--certify"], ["--backend", "cbc"], ["--workers", "0"],
+                  ["--method", "relaxation", "--workers", "2"],
+                  ["--method", "relaxation", "--scheduler", "tcp://127.0.0.1:1"]):
         bad = CliRunner().invoke(cli, ["bound", *wrong])
         assert bad.exit_code == 2 and bad.stderr.count("\n") == 1, wrong
     open_ = CliRunner().invoke(cli, ["bound", "--shape", "4x4", "--time-limit", "0.5", "--json"])

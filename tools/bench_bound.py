@@ -3,11 +3,13 @@
     python tools/bench_bound.py --case free --minutes 60 --marks 5 30 60
     python tools/bench_bound.py --case awards --minutes 30 --marks 5 30
     python tools/bench_bound.py --case free --shape 4x4 --minutes 5
+    python tools/bench_bound.py --case free --minutes 30 --marks 1 5 10 30 --workers 2
 
 Cases: ``free`` (every state scored, nothing required), ``awards`` (M8, PA and 4C required,
 CALIFORNIA forbidden, every other state scored: a bound below 200,000,000 would prove that no
 grid earns all seven awards). Prints the bound at each mark (minutes), the trajectory, the
-rounds and the cores, as Markdown, and the CPU seconds used; ``--json FILE`` also writes the
+rounds and the cores, as Markdown, and the CPU seconds used (of this process: the workers'
+are not counted); ``--json FILE`` also writes the
 whole answer.
 """
 
@@ -48,6 +50,7 @@ def main() -> int:
     parser.add_argument("--json", default=None, metavar="FILE")
     parser.add_argument("--cores-per-round", type=int, default=1, help="new cores with disjoint pairs per solution")
     parser.add_argument("--triples", action="store_true", help="cores may name letter triples")
+    parser.add_argument("--workers", type=int, default=1, help="core searches at once (workers - 1 processes)")
     args = parser.parse_args()
 
     question = question_for(args.case, args.shape)
@@ -57,10 +60,11 @@ def main() -> int:
         print(f"# {seconds:8.1f} s  bound {value:,}", file=sys.stderr, flush=True)
 
     answer = bound(question, time_limit=args.minutes * 60, on_bound=heard, triples=args.triples,
-                   cores_per_round=args.cores_per_round)
+                   cores_per_round=args.cores_per_round, workers=args.workers)
     wall, used = time.monotonic() - started, time.process_time() - cpu
     print(f"# {' '.join(sys.argv)}")
-    print(f"# cores per round {args.cores_per_round}, triples {'on' if args.triples else 'off'}")
+    print(f"# cores per round {args.cores_per_round}, triples {'on' if args.triples else 'off'}, "
+          f"workers {args.workers}")
     print(f"# case {args.case} on {args.shape}: {answer.status}, {answer.rounds} rounds, {len(answer.cores)} cores "
           f"({answer.renamed} renamed), {wall:.0f} s wall, {used:.0f} s CPU (this process)")
     print("| after | bound | below the total |")

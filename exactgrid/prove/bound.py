@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..backends import Status, get_backend
 from ..backends.ilp import HighsModel
-from ..inputs import check_seconds
+from ..inputs import check_seconds, check_whole
+from ..pool import process_pool, stop_pool
 from ..question import Question
 from .cores import Cutter
 from .counting import counting_model
@@ -95,11 +97,18 @@ class _Progress:
                 self.on_bound(value, elapsed)
 
 
+def _failures(cutter: Cutter | None) -> str:
+    """What the answer says of worker searches that failed (their cores are missing, the bound
+    stands)."""
+    failed = cutter.spread.failed if cutter is not None and cutter.spread is not None else []
+    return f" ({len(failed)} worker searches failed, first: {failed[0]})" if failed else ""
+
+
 def bound(question: Question, time_limit: float | None = 60.0,
           on_bound: Callable[[int, float], None] | None = None,
           on_round: Callable[[int, Core | None], None] | None = None,
           certify: bool = False, certify_seconds: float | None = 60.0, triples: bool = False,
-          cores_per_round: int = 1) -> BoundAnswer:
+          cores_per_round: int = 1, workers: int = 1, executor: Executor | None = None) -> BoundAnswer:
     """An upper bound on the best score (required and optional words' weights) of any grid
     answering ``question``; see the module's docstring. ``on_bound(bound, seconds)`` hears each
     improvement, ``on_round(round, core cut or None)`` each round. With ``certify``, the final
@@ -108,18 +117,25 @@ def bound(question: Question, time_limit: float | None = 60.0,
     bound (:func:`exactgrid.prove.certify.confirm_bound`). ``triples``: cores may also name letter
     triples (see :func:`exactgrid.prove.cores.refute_by_cores`). ``cores_per_round``: after a
     new core, look for more in the same solution among the pairs no earlier core of the round
-    holds (cores with disjoint pairs), up to this many."""
+    holds (cores with disjoint pairs), up to this many. ``workers``: core searches a solution
+    gets at once, this process's and ``workers - 1`` on ``executor`` (a Dask client's, say)
+    or, without one, on a process pool made for the run and stopped when it ends; each shrinks
+    in its own order, so a round may cut with several different cores
+    (:mod:`exactgrid.prove.spread`)."""
     if time_limit is not None:
         time_limit = check_seconds(time_limit)
+    check_whole(workers, "workers", low=1)
     get_backend("highs")  # BackendError naming the extra to install, when highspy is missing
     started = time.monotonic()
     deadline = None if time_limit is None else started + time_limit
     progress = _Progress(started, sum(question.scoring_weights().values()), on_bound=on_bound)
+    own_pool = process_pool(workers - 1) if executor is None and workers > 1 else None
     try:
         counting = counting_model(question, objective=True)
         mip = HighsModel(counting.model)
         try:
-            cutter: Cutter | None = Cutter(question, counting, triples=triples, per_round=cores_per_round)
+            cutter: Cutter | None = Cutter(question, counting, triples=triples, per_round=cores_per_round,
+                                           executor=executor or own_pool, jobs=workers - 1)
         except PlacementTooLarge as exc:
             cutter, without_cores = None, f" (no cores: {exc})"
         else:
@@ -127,6 +143,8 @@ def bound(question: Question, time_limit: float | None = 60.0,
     except KeyboardInterrupt as exc:
         from ..stopping import interruption
 
+        if own_pool is not None:
+            stop_pool(own_pool)
         return BoundAnswer("open", None, progress.total, seconds=time.monotonic() - started,
                            detail=f"interrupted ({interruption(exc)}) before the first bound")
     rounds = 0
@@ -134,7 +152,8 @@ def bound(question: Question, time_limit: float | None = 60.0,
     def answer(status: str, detail: str, interrupted: bool = False) -> BoundAnswer:
         result = BoundAnswer(status, None if status == "refuted" else progress.bound, progress.total,
                              tuple(cutter.cores) if cutter else (), rounds, cutter.renamed if cutter else 0,
-                             time.monotonic() - started, tuple(progress.trajectory), detail + without_cores)
+                             time.monotonic() - started, tuple(progress.trajectory),
+                             detail + without_cores + _failures(cutter))
         if certify and not interrupted and cutter is not None:
             from .certify import confirm_bound
 
@@ -146,6 +165,8 @@ def bound(question: Question, time_limit: float | None = 60.0,
 
     kinds = "pair/triple/count" if triples else "pair/count"
     relaxation = f"the counting relaxation (letter counts, adjacent pairs) with {kinds} cores, by HiGHS"
+    if workers > 1:
+        relaxation += f", {workers} core searches a round"
     try:
         while True:
             rounds += 1
@@ -177,3 +198,5 @@ def bound(question: Question, time_limit: float | None = 60.0,
     finally:
         if cutter is not None:
             cutter.close()
+        if own_pool is not None:
+            stop_pool(own_pool)

@@ -19,13 +19,15 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any
 
 from ..backends import Status, get_backend
 from ..question import Question
 from .counting import CountingModel, counting_model
-from .placement import COUNT_LIMIT, Core, Pair, Placement, PlacementTooLarge, Triple, pair_of, triple_of
+from .placement import Core, Pair, Placement, PlacementTooLarge, Triple, pair_of, triple_of
+from .spread import CoreSearch, PlacementSpec, Spread, find_cores
 
 
 @dataclass(frozen=True)
@@ -142,21 +144,16 @@ def renamed_copy(cores: list[Core], pairs: set[Pair], counts: dict[str, int],
     return None
 
 
-def placement_limits(counts: dict[str, int], pairs: set[Pair], cells: int) -> tuple[tuple[str, int], ...]:
-    """The count limits worth asking the placement model about: each paired letter's count
-    (a letter in no pair is as good as a filler, a whole board's worth limits nothing, and
-    limits above COUNT_LIMIT are not asked)."""
-    paired = {a for pair in pairs for a in pair}
-    return tuple((a, n) for a, n in sorted(counts.items()) if n < cells and n <= COUNT_LIMIT and a in paired)
-
-
 class Cutter:
     """Finds the cut for each solution of one question's relaxation: a known core under a
     renaming when one applies, else a new core from the placement session (kept in
-    :attr:`cores`)."""
+    :attr:`cores`). With an ``executor``, ``jobs`` more searches run on its workers, each
+    shrinking in its own order (:mod:`exactgrid.prove.spread`); every different core they
+    find is a cut too, added at the round after it arrives."""
 
     def __init__(self, question: Question, counting: CountingModel, backend: str = "cadical",
-                 triples: bool = False, per_round: int = 1) -> None:
+                 triples: bool = False, per_round: int = 1, executor: Executor | None = None,
+                 jobs: int = 0) -> None:
         self.counting = counting
         self.triples = triples
         self.per_round = per_round
@@ -165,36 +162,40 @@ class Cutter:
         self.pinned = frozenset(a for a in question.fixed.values() if a in letters)
         self.placement = Placement(question.board, letters, set(counting.pairs), dict(question.fixed), backend,
                                    set(counting.triples) if triples else set())
+        self.spread = (Spread(executor, jobs, PlacementSpec.of(self.placement, backend))
+                       if executor is not None and jobs > 0 else None)
         self.cores: list[Core] = []
         self.renamed = 0
 
     def cut(self, true_vars: frozenset[int], time_limit: float | None) -> list[tuple[list[int], Core]] | str | None:
         """For a relaxation solution: the clauses that cut it, each with its core (a known core
-        renamed, or up to :attr:`per_round` new cores with disjoint pairs); or the placement's
-        letters when its pairs and counts can be placed (no cut exists); None at the time limit."""
+        renamed, or up to :attr:`per_round` new cores with disjoint pairs), together with the
+        cores spread searches have found since the last round; or the placement's letters when
+        its pairs and counts can be placed (no cut exists); None at the time limit."""
         counts = self.counting.cell_counts(true_vars)
         pairs = self.counting.needed_pairs(true_vars)
         triples = self.counting.needed_triples(true_vars) if self.triples else set()
-        core = renamed_copy(self.cores, pairs, counts, self.pinned, triples)
+        arrived = self._new(self.spread.harvest()) if self.spread is not None else []
+        self.cores += arrived
+        core = renamed_copy([*arrived, *self.cores], pairs, counts, self.pinned, triples)
         if core is not None:
-            self.renamed += 1
-            return [(self._clause(core), core)]
-        deadline = None if time_limit is None else time.monotonic() + time_limit
-        found_cores: list[Core] = []
-        while len(found_cores) < self.per_round:
-            left = None if deadline is None else max(0.0, deadline - time.monotonic())
-            limits = placement_limits(counts, pairs, self.cells)  # a triple's letters are in its pairs
-            found = self.placement.check(tuple(sorted(pairs)), limits, time_limit=left,
-                                         triples=tuple(sorted(triples)))
-            if not isinstance(found, Core):
-                if found_cores:
-                    break  # what is left can be placed, or time is up: the cores found still cut
-                return found
-            found_cores.append(found)
-            self.cores.append(found)
-            pairs = pairs - set(found.pairs)  # the next core, if any, shares no pair with this one
-            triples = triples - set(found.triples)
-        return [(self._clause(core), core) for core in found_cores]
+            if core not in arrived:
+                self.renamed += 1
+            return [(self._clause(c), c) for c in dict.fromkeys([*arrived, core])]
+        search = CoreSearch.of(pairs, counts, triples, self.per_round)
+        if self.spread is not None:
+            self.spread.start(search, None if time_limit is None else time.monotonic() + time_limit)
+        found = find_cores(self.placement, search, time_limit)
+        if isinstance(found, str):
+            return found
+        new_cores = self._new(found or [])
+        self.cores += new_cores
+        cuts = [(self._clause(c), c) for c in [*arrived, *new_cores]]
+        return cuts or None  # None: the time limit came before any core
+
+    def _new(self, cores: list[Core]) -> list[Core]:
+        """The cores not known yet, once each."""
+        return [c for c in dict.fromkeys(cores) if c not in self.cores]
 
     def _clause(self, core: Core) -> list[int]:
         clause = core_cut(self.counting, core)
@@ -203,7 +204,9 @@ class Cutter:
         return clause
 
     def close(self) -> None:
-        """Free the placement session."""
+        """Free the placement session and stop the spread searches."""
+        if self.spread is not None:
+            self.spread.stop()
         self.placement.close()
 
 

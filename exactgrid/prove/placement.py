@@ -19,6 +19,7 @@ with the solver's core over the assumptions, shrunk here to a minimal one.
 
 from __future__ import annotations
 
+import random
 import time
 from dataclasses import dataclass
 
@@ -45,6 +46,12 @@ this are not built (a 32x32 board with hundreds of pairs would take gigabytes):
 SHRINK_CHECK_SECONDS = 1.0
 """Each trial of core shrinking gets at most this long; a literal whose trial runs out stays in
 the core (still a core, perhaps not minimal). Near-minimal cores can take minutes to confirm."""
+
+
+SEED_KEEPS = 0.75
+"""A seeded check (:meth:`Placement.check`) first asks about a random part of the pairs and
+limits, each kept with this chance: when that part cannot be placed either, its core is found,
+so workers with other seeds tend to find other cores of the same solution."""
 
 
 class PlacementTooLarge(ValueError):
@@ -207,19 +214,33 @@ class Placement:
 
     def check(self, pairs: tuple[Pair, ...], at_most: tuple[tuple[str, int], ...] = (),
               time_limit: float | None = None, shrink: bool = True,
-              triples: tuple[Triple, ...] = ()) -> str | Core | None:
+              triples: tuple[Triple, ...] = (), seed: int | None = None) -> str | Core | None:
         """A placement's letters (cell order, ``_`` for a filler cell) when one exists; else a core
-        (minimal when ``shrink`` and time allows); None at the time limit."""
+        (minimal when ``shrink`` and time allows); None at the time limit. ``seed``: shrink in a
+        shuffled order (another order usually leaves another minimal core), else in the order
+        the solver gave."""
         deadline = None if time_limit is None else time.monotonic() + time_limit
         named = self.assumptions(pairs, at_most, triples)
-        result = self._solve(list(named), deadline)
+        order = list(named)
+        result = None
+        if seed is not None:  # first a random part of the check: its core, if any, is elsewhere
+            rng = random.Random(seed)
+            rng.shuffle(order)
+            part = [lit for lit in order if rng.random() < SEED_KEEPS]
+            result = self._solve(part, deadline)
+            if result is not None and result.status == Status.SAT:
+                result = None
+        if result is None:
+            result = self._solve(order, deadline)
         if result is None:
             return None
         if result.status == Status.SAT:
             true = result.true_vars or frozenset()
             return "".join(a for c in range(self.board.size) for a in [*self.letters, FILLER]
                            if self.x[c, a] in true)
-        core = list(result.core or named)
+        core = list(result.core or order)
+        if seed is not None:
+            random.Random(seed + 1).shuffle(core)
         if shrink:
             core = self._shrink(core, deadline)
         chosen = [named[lit] for lit in core]
