@@ -130,17 +130,16 @@ def test_cores_from_workers_are_cut_at_the_next_round():
     pool = process_pool(1)
     cutter = Cutter(question, counting, executor=pool, jobs=1)
     try:
-        if True:
-            solution = HighsModel(counting.model).solve()
-            first = cutter.cut(solution.true_vars, None)
-            assert isinstance(first, list) and len(first) == 1  # this process's core; the worker's is under way
-            assert len(cutter.spread.pending) == 1
-            arrived = cutter.spread.harvest(None)
-            assert arrived and arrived[0] != first[0][1]  # another order, another core
-            cutter.spread.pending.append(_done(arrived))  # handed over at the next round
-            second = cutter.cut(solution.true_vars, None)  # the same solution: the new core cuts it too
-            assert [core for _, core in second] == arrived[:1] and cutter.renamed == 0
-            assert cutter.cores == [first[0][1], arrived[0]]
+        solution = HighsModel(counting.model).solve()
+        first = cutter.cut(solution.true_vars, None)
+        assert isinstance(first, list) and len(first) == 1  # this process's core; the worker's is under way
+        assert len(cutter.spread.pending) == 1
+        arrived = cutter.spread.harvest(None)
+        assert arrived and arrived[0] != first[0][1]  # another order, another core
+        cutter.spread.pending.append(_done(arrived))  # handed over at the next round
+        second = cutter.cut(solution.true_vars, None)  # the same solution: the new core cuts it too
+        assert second[0][1] == arrived[0]  # (perhaps with a renamed copy of a core that also applies)
+        assert cutter.cores == [first[0][1], arrived[0]]
     finally:
         cutter.close()
         stop_pool(pool)

@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..backends import Status, get_backend
+from ..backends import Result, Status, get_backend
 from ..geometry import Board
 from ..model import BoolModel
 
@@ -120,6 +121,48 @@ class Core:
                 "at_most": dict(self.at_most)}
 
 
+def count_up(model: BoolModel, holds: list[int], limit: int = COUNT_LIMIT + 1) -> dict[int, int]:
+    """A one-way sequential counter over the literals ``holds`` (one a cell): k -> a variable
+    forced true when k or more of them are (k up to ``limit``), so that "at most k" is the
+    assumption that the variable for k + 1 is false."""
+    previous: list[int] = []  # previous[k-1]: among the cells so far, at least k hold
+    for index, cell in enumerate(holds):
+        current = []
+        for k in range(1, min(index + 2, limit + 1)):
+            var = model.new_var()
+            if k <= len(previous):
+                model.add_clause([-previous[k - 1], var])
+            if k == 1:
+                model.add_clause([-cell, var])
+            else:
+                model.add_clause([-previous[k - 2], -cell, var])
+            current.append(var)
+        previous = current
+    return dict(enumerate(previous, start=1))
+
+
+def shrink_core(solve: Callable[[list[int], float | None], Result | None], core: list[int],
+                deadline: float | None) -> list[int]:
+    """Deletion: drop each assumption whose removal keeps the rest unsatisfiable, trimming by
+    each answer's own core. ``solve(assumptions, deadline)`` answers a trial (None: out of time).
+    A trial that runs out of its :data:`SHRINK_CHECK_SECONDS` keeps its literal; at the deadline
+    shrinking stops. Either way what is kept is still a core."""
+    kept = list(core)
+    index = 0
+    while index < len(kept):
+        if deadline is not None and time.monotonic() >= deadline:
+            break
+        trial = kept[:index] + kept[index + 1:]
+        trial_end = time.monotonic() + SHRINK_CHECK_SECONDS
+        result = solve(trial, trial_end if deadline is None else min(trial_end, deadline))
+        if result is None or result.status == Status.SAT:
+            index += 1
+        else:
+            smaller = set(result.core or trial)
+            kept = [lit for lit in trial if lit in smaller]
+    return kept
+
+
 class Placement:
     """One incremental placement session on a board: :meth:`check` many pair sets and limits.
 
@@ -147,7 +190,8 @@ class Placement:
             model.add_clause([self.x[c, letter if letter in self.letters else FILLER]])
         self.at_least: dict[tuple[str, int], int] = {}
         for a in self.letters:
-            self._counter(model, a)
+            for k, var in count_up(model, [self.x[c, a] for c in cells]).items():
+                self.at_least[a, k] = var
         self.pair_var: dict[Pair, int] = {}
         edges = [(c, d) for c, d in board.edges]
         for a, b in sorted(pairs):
@@ -181,26 +225,6 @@ class Placement:
         self.model = model
         self.session = get_backend(backend).open_session(model)
         self.checks = 0
-
-    def _counter(self, model: BoolModel, letter: str) -> None:
-        """``at_least[letter, k]`` (k up to :data:`COUNT_LIMIT` + 1): forced true when k or more
-        cells hold the letter."""
-        previous: list[int] = []  # previous[k-1]: among the cells so far, at least k hold the letter
-        for c in range(self.board.size):
-            cell = self.x[c, letter]
-            current = []
-            for k in range(1, min(c + 2, COUNT_LIMIT + 2)):
-                var = model.new_var()
-                if k <= len(previous):
-                    model.add_clause([-previous[k - 1], var])
-                if k == 1:
-                    model.add_clause([-cell, var])
-                else:
-                    model.add_clause([-previous[k - 2], -cell, var])
-                current.append(var)
-            previous = current
-        for k, var in enumerate(previous, start=1):
-            self.at_least[letter, k] = var
 
     def assumptions(self, pairs: tuple[Pair, ...], at_most: tuple[tuple[str, int], ...],
                     triples: tuple[Triple, ...] = ()) -> dict[int, object]:
@@ -242,36 +266,17 @@ class Placement:
         if seed is not None:
             random.Random(seed + 1).shuffle(core)
         if shrink:
-            core = self._shrink(core, deadline)
+            core = shrink_core(self._solve, core, deadline)
         chosen = [named[lit] for lit in core]
         return Core(tuple(sorted(p for p in chosen if len(p) == 2 and isinstance(p[1], str))),  # type: ignore
                     tuple(sorted(p for p in chosen if isinstance(p[1], int))),  # type: ignore[misc]
                     tuple(sorted(p for p in chosen if len(p) == 3)))  # type: ignore[misc]
 
-    def _solve(self, assumptions: list[int], deadline: float | None):
+    def _solve(self, assumptions: list[int], deadline: float | None) -> Result | None:
         left = None if deadline is None else max(0.0, deadline - time.monotonic())
         self.checks += 1
         result = self.session.solve(assumptions, time_limit=left)
         return None if result.status == Status.UNKNOWN else result
-
-    def _shrink(self, core: list[int], deadline: float | None) -> list[int]:
-        """Deletion: drop each literal whose removal keeps the rest unsatisfiable (core trimming
-        from each answer's own core). A trial that runs out of its time keeps its literal;
-        at the deadline shrinking stops. Either way what is kept is still a core."""
-        kept = list(core)
-        index = 0
-        while index < len(kept):
-            if deadline is not None and time.monotonic() >= deadline:
-                break
-            trial = kept[:index] + kept[index + 1:]
-            trial_end = time.monotonic() + SHRINK_CHECK_SECONDS
-            result = self._solve(trial, trial_end if deadline is None else min(trial_end, deadline))
-            if result is None or result.status == Status.SAT:
-                index += 1
-            else:
-                smaller = set(result.core or trial)
-                kept = [lit for lit in trial if lit in smaller]
-        return kept
 
     def close(self) -> None:
         """Free the solver."""
