@@ -6,6 +6,9 @@ import itertools
 import random
 from pathlib import Path
 
+import pytest
+
+from exactgrid.encode import encode
 from exactgrid.fit import fit
 from exactgrid.geometry import Board
 from exactgrid.prove.cores import match_core, refute_by_cores
@@ -13,6 +16,7 @@ from exactgrid.prove.counting import count_question
 from exactgrid.prove.placement import Core, Placement, pair_of, triple_of
 from exactgrid.question import Verdict, load_instance
 from exactgrid.render import fit_dict, fit_text
+from exactgrid.verify import check_grid
 
 from .test_fit import EXPECTED, SPECS
 
@@ -168,6 +172,35 @@ def test_the_core_loop_with_triples_never_refutes_a_question_some_grid_answers()
     assert refuted >= 5
 
 
+@pytest.mark.parametrize("relaxation", ["sat", "highs"])
+def test_with_the_exact_model_the_core_loop_decides_every_small_question(relaxation):
+    if relaxation == "highs":
+        pytest.importorskip("highspy")
+    decided = {"fits": 0, "refuted": 0}
+    for index, spec in enumerate(SPECS[relaxation == "highs"::2]):
+        if spec.budget > 1:
+            continue
+        answer = refute_by_cores(spec, time_limit=60, exact=True, relaxation=relaxation)
+        expected = EXPECTED[2 * index + (relaxation == "highs")]
+        lazy = encode(spec).lazy_forbidden  # the exact model alone does not hold these: counting only
+        assert answer.status in (("refuted", "placed") if lazy else ("refuted", "fits")), (spec, answer)
+        decided[answer.status] = decided.get(answer.status, 0) + 1
+        if answer.status == "fits":
+            assert expected and not check_grid(spec, answer.grid).problems, (spec, answer.grid)
+        if answer.status == "refuted":
+            assert not expected, (spec, answer.count_cores, answer.cores)
+    assert decided["fits"] >= 20 and decided["refuted"] >= 20, decided
+
+
+def test_the_eight_m_states_do_not_fit_in_4x4_by_word_count_cores():
+    pytest.importorskip("highspy")
+    question = load_instance(FIT / "4x4_m8.toml").question
+    answer = refute_by_cores(question, time_limit=None, exact=True, relaxation="highs")
+    assert answer.status == "refuted" and answer.count_cores
+    assert all(not core.pairs and core.at_most for core in answer.count_cores)
+    assert answer.to_dict()["count_cores"][0] == dict(answer.count_cores[0].at_most)
+
+
 def test_new_states_exactly_in_4x4_are_refuted_by_one_core():
     question = load_instance(FIT / "4x4_new4_exact.toml").question
     answer = refute_by_cores(question, time_limit=None)
@@ -179,8 +212,10 @@ def test_fit_races_counting_beside_a_child_process_backend():
     question = load_instance(FIT / "4x4_new4_exact.toml").question
     answer = fit(question, "kissat", time_limit=120)
     assert answer.verdict == Verdict.DOES_NOT_FIT and answer.backend == "counting"
-    assert answer.counting.status == "refuted" and answer.counting.cores
-    assert "by counting" in fit_text(answer) and fit_dict(answer)["counting"]["cores"]
+    assert answer.counting.status == "refuted" and (answer.counting.cores or answer.counting.count_cores)
+    data = fit_dict(answer)["counting"]
+    assert "by counting" in fit_text(answer) and (data["cores"] or data["count_cores"])
+    assert "core 1: " in fit_text(answer)
 
 
 def test_fit_probes_an_in_process_backend_before_counting(monkeypatch):
@@ -191,9 +226,10 @@ def test_fit_probes_an_in_process_backend_before_counting(monkeypatch):
     answer = fit(question, "cadical", time_limit=60)
     assert answer.verdict == Verdict.DOES_NOT_FIT and answer.backend == "counting" and answer.rounds == 1
     assert fit(question, "cadical", time_limit=60, counting=False).backend == "cadical"
-    fits = load_instance(FIT / "4x4_top4.toml").question  # counting cannot refute it: the backend answers
+    fits = load_instance(FIT / "4x4_top4.toml").question  # it fits: counting hands its counts to the exact model
     answer = fit(fits, "cadical", time_limit=120)
-    assert answer.verdict == Verdict.FITS and answer.counting.status == "placed"
+    assert answer.verdict == Verdict.FITS and answer.counting.status == "fits" and answer.backend == "counting"
+    assert answer.grid == answer.counting.grid and "led it to the grid" in answer.detail
 
 
 def test_a_failing_counting_pre_check_never_breaks_fit(monkeypatch):

@@ -313,6 +313,11 @@ class HighsModel:
         if self._h is not None and not _add_row(self._h, clause, [1] * len(clause), 1, math.inf):
             self.infeasible = True
 
+    def close(self) -> None:
+        """Free HiGHS."""
+        self._h = None
+        self.infeasible = True
+
     def solve(self, time_limit: float | None = None, on_bound: Callable[[int], None] | None = None) -> Result:
         """Optimise the model and the clauses added so far; the Result is checked against both."""
         if self.infeasible:

@@ -24,8 +24,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..backends import Status, get_backend
+from ..backends.ilp import HighsModel
+from ..grid import Grid
 from ..question import Question
-from .counting import CountingModel, counting_model
+from .counting import OTHER, CountingModel, counting_model
+from .exact import CountCheck
 from .placement import Core, Pair, Placement, PlacementTooLarge, Triple, pair_of, triple_of
 from .spread import CoreSearch, PlacementSpec, Spread, find_cores
 
@@ -35,8 +38,10 @@ class CoreRefutation:
     """What the core loop says about a question."""
 
     status: str
-    """``refuted`` (no grid), ``placed`` (the relaxation has a solution whose pairs and counts
-    can be placed: counting cannot refute), ``open`` (time limit)."""
+    """``refuted`` (no grid), ``fits`` (the exact model found :attr:`grid` with the letter counts
+    of a relaxation solution; the caller has the finder confirm it), ``placed`` (a solution's
+    pairs and counts can be placed and the exact model was not asked: counting cannot refute),
+    ``open`` (time limit)."""
     cores: tuple[Core, ...]
     rounds: int
     renamed: int
@@ -45,12 +50,19 @@ class CoreRefutation:
     placement: str | None = None
     """With ``placed``: the placement's letters (``_`` for any letter)."""
     detail: str = ""
+    count_cores: tuple[Core, ...] = ()
+    """Word count cores: letter limits no grid answering this question meets (from its exact
+    model, :mod:`exactgrid.prove.exact`)."""
+    grid: Grid | None = None
+    """With ``fits``: the grid."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready."""
         return {"status": self.status, "rounds": self.rounds, "renamed": self.renamed,
                 "seconds": round(self.seconds, 3), "cores": [c.to_dict() for c in self.cores],
-                "placement": self.placement, "detail": self.detail}
+                "count_cores": [c.to_dict()["at_most"] for c in self.count_cores],
+                "placement": self.placement, "grid": self.grid.letters if self.grid else None,
+                "detail": self.detail}
 
 
 def core_cut(counting: CountingModel, core: Core) -> list[int] | None:
@@ -181,7 +193,7 @@ class Cutter:
         if core is not None:
             if core not in arrived:
                 self.renamed += 1
-            return [(self._clause(c), c) for c in dict.fromkeys([*arrived, core])]
+            return [(self.clause(c), c) for c in dict.fromkeys([*arrived, core])]
         search = CoreSearch.of(pairs, counts, triples, self.per_round)
         if self.spread is not None:
             self.spread.start(search, None if time_limit is None else time.monotonic() + time_limit)
@@ -190,14 +202,15 @@ class Cutter:
             return found
         new_cores = self._new(found or [])
         self.cores += new_cores
-        cuts = [(self._clause(c), c) for c in [*arrived, *new_cores]]
+        cuts = [(self.clause(c), c) for c in [*arrived, *new_cores]]
         return cuts or None  # None: the time limit came before any core
 
     def _new(self, cores: list[Core]) -> list[Core]:
         """The cores not known yet, once each."""
         return [c for c in dict.fromkeys(cores) if c not in self.cores]
 
-    def _clause(self, core: Core) -> list[int]:
+    def clause(self, core: Core) -> list[int]:
+        """The relaxation's clause that cuts ``core`` (a core of this question's own letters)."""
         clause = core_cut(self.counting, core)
         if clause is None:  # pragma: no cover - a core only names the model's own pairs and letters
             raise AssertionError(f"core {core.text()} does not apply to its own model")
@@ -210,35 +223,50 @@ class Cutter:
         self.placement.close()
 
 
+EXACT_FIRST_SECONDS = 5.0
+"""Each relaxation solution first gets this long in the exact model with its letter counts;
+when that does not settle it, the placement check (pair/count cores) comes next."""
+
+
 class CoreLoop:
     """The relaxation of one question in one solver session, cut by the cores its solutions
-    violate (see the module's docstring)."""
+    violate (see the module's docstring). With ``exact``, a solution whose pairs and counts can
+    be placed goes on to the question's exact model with its letter counts
+    (:class:`~exactgrid.prove.exact.CountCheck`): a grid there answers the question, a word
+    count core is one more cut, so the loop decides the question rather than only refuting it."""
 
-    def __init__(self, question: Question, backend: str = "cadical", triples: bool = False) -> None:
+    def __init__(self, question: Question, backend: str = "cadical", triples: bool = False,
+                 exact: bool = False, relaxation: str = "sat") -> None:
         self.question = question
-        self.counting = counting_model(question, objective=False, tight=False)
+        self.counting = counting_model(question, objective=False, tight=relaxation == "highs")
         self.cutter = Cutter(question, self.counting, backend, triples)
-        self.session = get_backend(backend).open_session(self.counting.model)
+        self.session: Any = (HighsModel(self.counting.model) if relaxation == "highs"
+                             else get_backend(backend).open_session(self.counting.model))
+        self.backend = backend
+        self.exact = exact
+        self.counts: CountCheck | None = None
+        self.count_cores: list[Core] = []
         self.rounds = 0
 
     @property
     def cores(self) -> list[Core]:
-        """The cores found so far."""
+        """The pair/count cores found so far."""
         return self.cutter.cores
 
     def run(self, time_limit: float | None = None,
             on_round: Callable[[CoreLoop], None] | None = None) -> CoreRefutation:
-        """Solve, cut, repeat, until the relaxation has no solution, a solution's pairs and
-        counts can be placed, or the time limit."""
+        """Solve, cut, repeat, until the relaxation has no solution, the exact model finds a grid
+        (or, without ``exact``, a solution's pairs and counts can be placed), or the time limit."""
         started = time.monotonic()
         deadline = None if time_limit is None else started + time_limit
 
         def left() -> float | None:
             return None if deadline is None else max(0.0, deadline - time.monotonic())
 
-        def answer(status: str, placement: str | None = None) -> CoreRefutation:
+        def answer(status: str, placement: str | None = None, grid: Grid | None = None,
+                   detail: str = "") -> CoreRefutation:
             return CoreRefutation(status, tuple(self.cores), self.rounds, self.cutter.renamed,
-                                  time.monotonic() - started, placement)
+                                  time.monotonic() - started, placement, detail, tuple(self.count_cores), grid)
 
         while True:
             self.rounds += 1
@@ -247,31 +275,69 @@ class CoreLoop:
                 return answer("refuted")
             if result.status == Status.UNKNOWN:
                 return answer("open")
-            cut = self.cutter.cut(result.true_vars or frozenset(), left())
+            true_vars = result.true_vars or frozenset()
+            exact = self._exact(true_vars, left(), first=True)  # fast where it works: try it first
+            if isinstance(exact, Grid):
+                return answer("fits", grid=exact)
+            cut = exact if exact is not None else self.cutter.cut(true_vars, left())
             if cut is None:
                 return answer("open")
             if isinstance(cut, str):
-                return answer("placed", cut)
+                if self.counts is None or not self.counts.usable:  # (built by the first try, when exact)
+                    return answer("placed", cut)
+                exact = self._exact(true_vars, left())
+                if exact is None:
+                    return answer("open", cut)
+                if isinstance(exact, Grid):
+                    return answer("fits", cut, exact)
+                cut = exact
             for clause, _ in cut:
                 self.session.add_clause(clause)
             if on_round is not None:
                 on_round(self)
 
+    def _exact(self, true_vars: frozenset[int], time_limit: float | None,
+               first: bool = False) -> Grid | list[tuple[list[int], Core]] | None:
+        """Ask the exact model about a solution's letter counts (``first``: within
+        :data:`EXACT_FIRST_SECONDS`, before any placement check): a grid, the cut of a word
+        count core, or None (time limit, or no exact check for this question)."""
+        if not self.exact:
+            return None
+        if self.counts is None:
+            deadline = None if time_limit is None else time.monotonic() + time_limit
+            self.counts = CountCheck(self.question, set(self.counting.cells) | {OTHER}, self.backend, deadline)
+        if not self.counts.usable:
+            return None
+        counts = self.counting.cell_counts(true_vars)
+        counts[OTHER] = self.question.board.size - sum(counts.values())
+        if first:
+            time_limit = EXACT_FIRST_SECONDS if time_limit is None else min(time_limit, EXACT_FIRST_SECONDS)
+        found = self.counts.check(counts, time_limit)
+        if found is None or isinstance(found, Grid):
+            return found
+        self.count_cores.append(found)
+        return [(self.cutter.clause(found), found)]
+
     def close(self) -> None:
-        """Free both solvers."""
+        """Free the solvers."""
         self.session.close()
         self.cutter.close()
+        if self.counts is not None:
+            self.counts.close()
 
 
 def refute_by_cores(question: Question, time_limit: float | None = 60.0, backend: str = "cadical",
-                    on_round: Callable[[CoreLoop], None] | None = None, triples: bool = False) -> CoreRefutation:
+                    on_round: Callable[[CoreLoop], None] | None = None, triples: bool = False,
+                    exact: bool = False, relaxation: str = "sat") -> CoreRefutation:
     """Run the core loop on ``question`` (see the module's docstring) within ``time_limit``;
     ``open`` at once when the board and pairs would make the placement model too large.
     ``triples``: placements must also hold the letter triples the spellings need (a cell of b
-    next to an a and a c for each unaltered stretch abc): more cuts, and more rounds."""
+    next to an a and a c for each unaltered stretch abc): more cuts, and more rounds.
+    ``exact``: ask the question's exact model about the letter counts of each solution that can
+    be placed (:class:`CoreLoop`): the answer may then be ``fits``, with a grid."""
     started = time.monotonic()
     try:
-        loop = CoreLoop(question, backend, triples)
+        loop = CoreLoop(question, backend, triples, exact, relaxation)
     except PlacementTooLarge as exc:
         return CoreRefutation("open", (), 0, 0, time.monotonic() - started, detail=str(exc))
     try:

@@ -50,7 +50,7 @@ class CountingModel:
     """letter -> (bit variable, value) terms summing to the cells holding it."""
     at_least: dict[tuple[str, int], int] = field(default_factory=dict)
     """(letter, k) -> a variable that, when true, puts the letter in k or more cells (1 <= k <=
-    COUNT_LIMIT + 1: enough for every limit a core can hold)."""
+    COUNT_LIMIT + 1: enough for every limit a core can hold); also for :data:`OTHER`."""
     pairs: dict[tuple[str, str], int] = field(default_factory=dict)
     """(a, b), a <= b -> e[a,b]."""
     demands: list[tuple[int, tuple[tuple[str, str], ...]]] = field(default_factory=list)
@@ -61,7 +61,7 @@ class CountingModel:
     """(z[w,p], the triples its unaltered stretches need)."""
 
     def cell_counts(self, true_vars: frozenset[int] | set[int]) -> dict[str, int]:
-        """How many cells hold each letter in a solution."""
+        """How many cells hold each letter in a solution (:data:`OTHER` not included)."""
         return {a: sum(w for v, w in terms if v in true_vars) for a, terms in self.cells.items()}
 
     def needed_pairs(self, true_vars: frozenset[int] | set[int]) -> set[tuple[str, str]]:
@@ -169,6 +169,10 @@ def counting_model(question: Question, objective: bool = True, tight: bool = Tru
         for k in range(2, min(board.size, COUNT_LIMIT + 1) + 1):  # what cores can name
             var = at_least[a, k] = model.new_var(f"g[{a},{k}]")
             model.add_linear([*lits, var], [*weights, -k], ">=", 0)
+    other = [t for d in degrees for t in counts[OTHER, d]]  # word count cores may limit the other letters
+    for k in range(1, min(board.size, COUNT_LIMIT + 1) + 1):
+        var = at_least[OTHER, k] = model.new_var(f"g[{OTHER},{k}]")
+        model.add_linear([v for v, _ in other] + [var], [w for _, w in other] + [-k], ">=", 0)
 
     def pair(a: str, b: str) -> int:
         key = pair_of(a, b)

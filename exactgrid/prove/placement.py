@@ -111,8 +111,9 @@ class Core:
         text = ", ".join(parts)
         if not self.at_most:
             return text
-        limits = ", ".join(f"{a} in at most {k} cell{'s' if k != 1 else ''}" for a, k in self.at_most)
-        return f"{text}, with {limits}"
+        limits = ", ".join(f"{'other letters' if a == FILLER else a} in at most {k} cell{'s' if k != 1 else ''}"
+                           for a, k in self.at_most)
+        return f"{text}, with {limits}" if text else limits
 
     def to_dict(self) -> dict[str, object]:
         """JSON-ready: pairs (two-letter strings), triples (three letters, the middle one in the
@@ -160,6 +161,23 @@ def shrink_core(solve: Callable[[list[int], float | None], Result | None], core:
         else:
             smaller = set(result.core or trial)
             kept = [lit for lit in trial if lit in smaller]
+    return kept
+
+
+def trim_core(solve: Callable[[list[int], float | None], Result | None], core: list[int],
+              deadline: float | None, rounds: int = 5) -> list[int]:
+    """Trimming, the cheap shrink: solve again under the core alone and keep the solver's new
+    core, until it stops getting smaller (at most ``rounds`` times). Not minimal, but each step
+    costs one solve, where deletion costs one a literal."""
+    kept = list(core)
+    for _ in range(rounds):
+        result = solve(kept, deadline)
+        if result is None or result.status == Status.SAT:  # pragma: no cover - the core was unsatisfiable
+            break
+        smaller = set(result.core or kept)
+        if len(smaller) >= len(kept):
+            break
+        kept = [lit for lit in kept if lit in smaller]
     return kept
 
 

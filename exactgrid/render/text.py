@@ -291,10 +291,12 @@ def fit_text(answer: FitAnswer) -> str:
             if answer.detail:
                 text += f" ({answer.detail})"
         elif answer.counting is not None and answer.counting.status == "refuted":
-            text += f"\n{answer.detail}" + "".join(
-                f"\n  core {i}: {core.text()}" for i, core in enumerate(answer.counting.cores[:MAX_CORES_SHOWN], 1))
-            if len(answer.counting.cores) > MAX_CORES_SHOWN:
-                text += f"\n  ... and {len(answer.counting.cores) - MAX_CORES_SHOWN} more (--json lists them all)"
+            cores = [f"core {i}: {core.text()}" for i, core in enumerate(answer.counting.cores, 1)]
+            cores += [f"word count core {i}: no grid with {core.text()}"
+                      for i, core in enumerate(answer.counting.count_cores, 1)]
+            text += f"\n{answer.detail}" + "".join(f"\n  {line}" for line in cores[:MAX_CORES_SHOWN])
+            if len(cores) > MAX_CORES_SHOWN:
+                text += f"\n  ... and {len(cores) - MAX_CORES_SHOWN} more (--json lists them all)"
         return text
     if answer.verdict == "unknown":
         return f"UNKNOWN after {answer.seconds:.1f} s ({about}){': ' + answer.detail if answer.detail else ''}"
