@@ -686,6 +686,11 @@ def fit_command(ctx: click.Context, requirements: tuple[str, ...], instance: str
 @click.option("--triples", is_flag=True,
               help="Cores may also name letter triples (a cell of B next to an A and a C): stronger cuts, "
                    "more rounds (off by default until measured on the benchmarks).")
+@click.option("--exact", is_flag=True,
+              help="With --method cores: give each optimum's words and letter counts to the question's exact model "
+                   "first: a grid there proves the bound is the best score; a word count core is one more cut.")
+@click.option("--exact-seconds", type=Seconds(), default=60.0, show_default=True, metavar="SECONDS",
+              help="With --exact: how long the exact model gets a round before the placement check takes over.")
 @click.option("--workers", type=click.IntRange(min=1), default=None, metavar="N",
               help="With --method cores: N core searches at once, this process's and N-1 on worker processes "
                    "(default 1; with --scheduler, 1 + the cluster's threads), each shrinking in its own order.")
@@ -700,20 +705,21 @@ def bound_command(ctx: click.Context, requirements: tuple[str, ...], optional: t
                   forbid: tuple[str, ...], min_score: int | None, min_count: int | None, cells: str | None,
                   shape: str, moves: str, budget: int, words: str | None, checklist_path: str | None,
                   award: tuple[str, ...], water_borders: bool, method: str, backend: str | None, time_limit: float,
-                  certify: bool, cores_per_round: int, triples: bool, workers: int | None, scheduler: str | None,
-                  progress: bool | None, as_json: bool) -> None:
+                  certify: bool, cores_per_round: int, triples: bool, exact: bool, exact_seconds: float,
+                  workers: int | None, scheduler: str | None, progress: bool | None, as_json: bool) -> None:
     """An upper bound on the best score of any grid holding the REQUIREMENTs (default: no
     requirement, every word scored), or DOES NOT FIT by counting, from the counting relaxation
     (letter counts, letter pairs, degrees) cut by pair/count cores. Forbidden words are not
     scored; beyond that, forbids and chains (--award C2C) only lower the true best, so the
     relaxation leaves them out. --award M8 --award PA --award 4C --award NOCAL bounds the grids
-    earning those awards. Exit 0 with a proven bound or refutation, 3 at the time limit or on
-    Ctrl-C (with the best bound proven by then)."""
+    earning those awards. With --exact, a bound the exact model reaches is the best score, with
+    its grid. Exit 0 with a proven bound or refutation, 3 at the time limit or on Ctrl-C (with
+    the best bound proven by then)."""
     from .question import build_question
 
     if method == "cores" and backend not in (None, "highs"):
         raise BadInput("--method cores runs on HiGHS; --backend chooses the solver of --method relaxation")
-    spreading = {"--certify": certify, "--triples": triples, "--workers": workers is not None,
+    spreading = {"--certify": certify, "--triples": triples, "--exact": exact, "--workers": workers is not None,
                  "--scheduler": scheduler is not None}
     for flag, given in spreading.items():
         if given and method != "cores":
@@ -761,7 +767,7 @@ def bound_command(ctx: click.Context, requirements: tuple[str, ...], optional: t
             answer = bound(question, time_limit, on_bound=lambda v, s: heard(v, s),
                            on_round=lambda r, c: heard(round_=r, core=c), certify=certify,
                            certify_seconds=time_limit, triples=triples, cores_per_round=cores_per_round,
-                           workers=workers or 1, executor=executor)
+                           workers=workers or 1, executor=executor, exact=exact, exact_seconds=exact_seconds)
     _answer_out(answer, as_json)
     ctx.exit(3 if answer.status == "open" else 0)
 

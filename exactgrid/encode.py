@@ -532,7 +532,7 @@ class _Encoder:
 
 
 def encode(spec: Question, letter_presence: bool = True, deadline: float | None = None,
-           max_literals: int = MAX_MODEL_LITERALS, assumable: bool = False) -> Encoding:
+           max_literals: int = MAX_MODEL_LITERALS, assumable: bool = False, found: bool = False) -> Encoding:
     """Encode a fit question as one BoolModel (see the module docstring for the encodings).
 
     ``deadline`` (a ``time.monotonic()`` value): raise :class:`EncodingTimeout` once it has
@@ -542,6 +542,9 @@ def encode(spec: Question, letter_presence: bool = True, deadline: float | None 
     assumptions (:meth:`Encoding.cell_lit`, :meth:`Encoding.word_lit`, ``forbidden_lits``),
     and every optional word gets a found variable, so one encoding (and one solver session)
     answers many questions that differ in those (:mod:`exactgrid.fit.session`).
+
+    ``found``: every optional word gets a found variable (true: the word is spelled, within the
+    budget), to assume or read, with nothing else changed (the counting bound's exact check).
     """
     enc = _Encoder(spec, deadline, max_literals, assumable)
     model = enc.model
@@ -560,7 +563,7 @@ def encode(spec: Question, letter_presence: bool = True, deadline: float | None 
             forbidden_lits.pop(word, None)  # enforced by the fit loop's cuts, always
     found_vars: dict[str, int] = {}
     targets = spec.min_score is not None or spec.min_count is not None
-    if targets or assumable:
+    if targets or assumable or found:
         for word in spec.optional:
             y = model.new_var(f"found_{word}")
             found_vars[word] = y

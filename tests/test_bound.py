@@ -11,10 +11,12 @@ import pytest
 
 from exactgrid.backends import Status
 from exactgrid.backends.ilp import HighsModel
+from exactgrid.finder import find
 from exactgrid.model import BoolModel
 from exactgrid.prove.bound import bound
 from exactgrid.prove.cores import refute_by_cores
 from exactgrid.question import build_question, load_instance
+from exactgrid.verify import check_grid
 
 from .test_counting import _best_score, _grids
 from .test_fit import SPECS
@@ -128,3 +130,40 @@ def test_boards_too_large_for_placement_get_the_relaxation_alone():
     assert answer.status == "bounded" and answer.bound == answer.total and not answer.cores
     assert "no cores: a placement model" in answer.detail
     assert refute_by_cores(question).status == "open"
+
+
+@pytest.mark.parametrize("index", [i for i, s in enumerate(SPECS) if s.optional and _grids(s) <= 3_000][:16])
+def test_with_the_exact_model_the_bound_is_the_best_score(index):
+    spec = SPECS[index]
+    best = _best_score(spec)
+    answer = bound(spec, time_limit=None, exact=True, certify=True, certify_seconds=None)
+    if best is None:
+        assert answer.status == "refuted", answer
+    else:
+        assert answer.status == "optimal" and answer.bound == best, (answer, best)
+        assert not check_grid(spec, answer.grid).problems
+        assert answer.text().startswith(f"best score {best:,}, proven")
+    assert answer.confirmation.startswith("certified"), answer.confirmation
+
+
+def test_word_count_cores_lower_the_bound_to_the_best_grid():
+    question = build_question(requirements=["NEWYORK", "NEWJERSEY", "NEWMEXICO"], optional=["NEWHAMPSHIRE", "OHIO"],
+                              shape="4x4", budget=0)
+    answer = bound(question, time_limit=None, exact=True)
+    assert answer.status == "optimal" and answer.word_cores
+    assert not check_grid(question, answer.grid).problems
+    weights = question.scoring_weights()  # the grid's score, by the finder: the bound is reached
+    assert answer.bound == sum(weights[w] for w in weights if find(answer.grid, w, 0, "walk") is not None)
+    assert answer.bound < answer.total  # New Hampshire cannot join the other three (4x4_new4_exact)
+    data = answer.to_dict()
+    assert data["grid"] == answer.grid.letters and data["word_cores"][0]["words"] == list(answer.word_cores[0].words)
+    assert "word count core 1: no grid with" in answer.text()
+
+
+def test_word_count_cores_are_certified():
+    small = [s for s in SPECS if s.optional and _grids(s) <= 3_000]
+    answers = [bound(spec, time_limit=None, exact=True, certify=True, certify_seconds=None) for spec in small[:16]]
+    with_cores = [a for a in answers if a.word_cores]
+    assert with_cores
+    for answer in with_cores:
+        assert answer.confirmation.startswith(f"certified: {len(answer.cores)} cores, {len(answer.word_cores)} word")

@@ -197,8 +197,8 @@ def test_the_eight_m_states_do_not_fit_in_4x4_by_word_count_cores():
     question = load_instance(FIT / "4x4_m8.toml").question
     answer = refute_by_cores(question, time_limit=None, exact=True, relaxation="highs")
     assert answer.status == "refuted" and answer.count_cores
-    assert all(not core.pairs and core.at_most for core in answer.count_cores)
-    assert answer.to_dict()["count_cores"][0] == dict(answer.count_cores[0].at_most)
+    assert all(not core.words and core.at_most for core in answer.count_cores)
+    assert answer.to_dict()["count_cores"][0] == {"words": [], "at_most": dict(answer.count_cores[0].at_most)}
 
 
 def test_new_states_exactly_in_4x4_are_refuted_by_one_core():

@@ -108,7 +108,12 @@ def test_the_bound_command():
     nocal = CliRunner().invoke(cli, ["bound", "--award", "NOCAL", "--forbid", "TX", "--shape", "2x2",
                                      "--time-limit", "30", "--json"])
     assert json.loads(nocal.output)["total"] == 330_759_736 - 39_538_223 - 29_145_505, nocal.output
-    for wrong in (["--method", "relaxation", "--certify"], ["--backend", "cbc"], ["--workers", "0"],
+    best = CliRunner().invoke(cli, ["bound", "NEWYORK", "NEWJERSEY", "NEWMEXICO", "--optional", "NEWHAMPSHIRE",
+                                    "--optional", "OHIO", "--shape", "4x4", "--budget", "0", "--exact", "--json"])
+    data = json.loads(best.output)
+    assert best.exit_code == 0 and data["status"] == "optimal" and data["grid"] and data["word_cores"], best.output
+    for wrong in (["--method", "relaxation", "--certify"], ["--method", "relaxation", "--exact"],
+                  ["--backend", "cbc"], ["--workers", "0"],
                   ["--method", "relaxation", "--workers", "2"],
                   ["--method", "relaxation", "--scheduler", "tcp://127.0.0.1:1"]):
         bad = CliRunner().invoke(cli, ["bound", *wrong])

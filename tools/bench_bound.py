@@ -4,6 +4,7 @@
     python tools/bench_bound.py --case awards --minutes 30 --marks 5 30
     python tools/bench_bound.py --case free --shape 4x4 --minutes 5
     python tools/bench_bound.py --case free --minutes 30 --marks 1 5 10 30 --workers 2
+    python tools/bench_bound.py --case free --minutes 30 --marks 1 5 10 30 --exact
 
 Cases: ``free`` (every state scored, nothing required), ``awards`` (M8, PA and 4C required,
 CALIFORNIA forbidden, every other state scored: a bound below 200,000,000 would prove that no
@@ -51,6 +52,8 @@ def main() -> int:
     parser.add_argument("--cores-per-round", type=int, default=1, help="new cores with disjoint pairs per solution")
     parser.add_argument("--triples", action="store_true", help="cores may name letter triples")
     parser.add_argument("--workers", type=int, default=1, help="core searches at once (workers - 1 processes)")
+    parser.add_argument("--exact", action="store_true", help="word count cores from the exact model first")
+    parser.add_argument("--exact-seconds", type=float, default=60.0, help="the exact model's time a round")
     args = parser.parse_args()
 
     question = question_for(args.case, args.shape)
@@ -60,11 +63,12 @@ def main() -> int:
         print(f"# {seconds:8.1f} s  bound {value:,}", file=sys.stderr, flush=True)
 
     answer = bound(question, time_limit=args.minutes * 60, on_bound=heard, triples=args.triples,
-                   cores_per_round=args.cores_per_round, workers=args.workers)
+                   cores_per_round=args.cores_per_round, workers=args.workers, exact=args.exact,
+                   exact_seconds=args.exact_seconds)
     wall, used = time.monotonic() - started, time.process_time() - cpu
     print(f"# {' '.join(sys.argv)}")
     print(f"# cores per round {args.cores_per_round}, triples {'on' if args.triples else 'off'}, "
-          f"workers {args.workers}")
+          f"workers {args.workers}, exact {'on' if args.exact else 'off'}")
     print(f"# case {args.case} on {args.shape}: {answer.status}, {answer.rounds} rounds, {len(answer.cores)} cores "
           f"({answer.renamed} renamed), {wall:.0f} s wall, {used:.0f} s CPU (this process)")
     print("| after | bound | below the total |")
@@ -77,6 +81,10 @@ def main() -> int:
     print("\ntrajectory (s, bound):", ", ".join(f"{s:.0f} s {b:,}" for s, b in answer.trajectory))
     for i, core in enumerate(answer.cores, 1):
         print(f"core {i}: {core.text()}")
+    for i, word_core in enumerate(answer.word_cores, 1):
+        print(f"word count core {i}: {word_core.text()}")
+    if answer.grid is not None:
+        print(f"optimal grid: {answer.grid.letters}")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:
             json.dump(answer.to_dict(), out, indent=1)

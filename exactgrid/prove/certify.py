@@ -26,6 +26,7 @@ from .placement import Placement
 
 if TYPE_CHECKING:
     from .bound import BoundAnswer
+    from .exact import CountCheck
 
 PROOF_SOLVER = "cadical195"
 """The PySAT solver that writes the proofs (CaDiCaL 1.9.5; Glucose 4 logs proofs too)."""
@@ -96,13 +97,25 @@ def refute_with_proof(clauses: list[list[int]], deadline: float | None) -> Proof
 
 
 def confirm_bound(answer: BoundAnswer, model: BoolModel, cuts: list[tuple[int, ...]], placement: Placement,
-                  time_limit: float | None) -> BoundAnswer:
+                  time_limit: float | None, exact: CountCheck | None = None) -> BoundAnswer:
     """``answer`` with its ``confirmation``: every core refuted again on the placement model,
+    every word count core on the question's exact model (``exact``, the check that found them),
     and the relaxation with its cuts refuted with "score above the bound" (or outright, when the
     question was refuted), each by a DRUP proof that :mod:`exactgrid.prove.drup` checks."""
     started = time.monotonic()
     deadline = None if time_limit is None else started + time_limit
     lemmas = 0
+    if answer.word_cores:
+        if exact is None:
+            return replace(answer, confirmation="not certified: word count cores without their exact model")
+        base = compile_cnf(exact.encoding.model).clauses
+        for index, word_core in enumerate(answer.word_cores, 1):
+            units = [[lit] for lit in exact.assumptions(word_core.words, word_core.at_most)]
+            checked = refute_with_proof([*base, *units], deadline)
+            if checked is None or not checked.valid:
+                why = "no proof in time" if checked is None else checked.reason
+                return replace(answer, confirmation=f"not certified: word count core {index} ({why})")
+            lemmas += checked.lemmas
     for index, core in enumerate(answer.cores, 1):
         # a placement of the core's own letters and pairs: the same check, far fewer clauses
         alone = Placement(placement.board, core.letters, set(core.pairs), placement.fixed, "cadical",
@@ -131,6 +144,7 @@ def confirm_bound(answer: BoundAnswer, model: BoolModel, cuts: list[tuple[int, .
     lemmas += checked.lemmas
     claim = "no solution" if answer.status == "refuted" else f"no score above {answer.bound:,}"
     return replace(answer, confirmation=(
-        f"certified: {len(answer.cores)} cores and the relaxation with its cuts ({claim}) refuted again by "
+        f"certified: {len(answer.cores)} cores, {len(answer.word_cores)} word count cores and the relaxation "
+        f"with its cuts ({claim}) refuted again by "
         f"CaDiCaL; {lemmas:,} DRUP lemmas, every step checked by exactgrid.prove.drup "
         f"({time.monotonic() - started:.2f} s)"))

@@ -28,7 +28,7 @@ from ..backends.ilp import HighsModel
 from ..grid import Grid
 from ..question import Question
 from .counting import OTHER, CountingModel, counting_model
-from .exact import CountCheck
+from .exact import CountCheck, WordCore
 from .placement import Core, Pair, Placement, PlacementTooLarge, Triple, pair_of, triple_of
 from .spread import CoreSearch, PlacementSpec, Spread, find_cores
 
@@ -50,7 +50,7 @@ class CoreRefutation:
     placement: str | None = None
     """With ``placed``: the placement's letters (``_`` for any letter)."""
     detail: str = ""
-    count_cores: tuple[Core, ...] = ()
+    count_cores: tuple[WordCore, ...] = ()
     """Word count cores: letter limits no grid answering this question meets (from its exact
     model, :mod:`exactgrid.prove.exact`)."""
     grid: Grid | None = None
@@ -60,15 +60,20 @@ class CoreRefutation:
         """JSON-ready."""
         return {"status": self.status, "rounds": self.rounds, "renamed": self.renamed,
                 "seconds": round(self.seconds, 3), "cores": [c.to_dict() for c in self.cores],
-                "count_cores": [c.to_dict()["at_most"] for c in self.count_cores],
+                "count_cores": [c.to_dict() for c in self.count_cores],
                 "placement": self.placement, "grid": self.grid.letters if self.grid else None,
                 "detail": self.detail}
 
 
-def core_cut(counting: CountingModel, core: Core) -> list[int] | None:
-    """The relaxation's clause for ``core``: some pair of it absent, or some limited letter in
-    more cells than its limit. None when the core names a pair or letter the model lacks (then
-    it cannot apply)."""
+def core_cut(counting: CountingModel, core: Core | WordCore) -> list[int] | None:
+    """The relaxation's clause for ``core``: some pair (triple, word) of it absent, or some
+    limited letter in more cells than its limit. None when the core names a pair or letter the
+    model lacks (then it cannot apply)."""
+    if isinstance(core, WordCore):
+        if any(word not in counting.found for word in core.words):
+            return None
+        limits = _limits_cut(counting, core.at_most)
+        return None if limits is None else [*(-counting.found[word] for word in core.words), *limits]
     clause = []
     for pair in core.pairs:
         if pair not in counting.pairs:
@@ -78,12 +83,20 @@ def core_cut(counting: CountingModel, core: Core) -> list[int] | None:
         if triple not in counting.triples:
             return None
         clause.append(-counting.triples[triple])
-    for letter, k in core.at_most:
+    limits = _limits_cut(counting, core.at_most)
+    return None if limits is None else clause + limits
+
+
+def _limits_cut(counting: CountingModel, at_most: tuple[tuple[str, int], ...]) -> list[int] | None:
+    """"Some limited letter in more cells than its limit", as literals of the relaxation (None
+    when it lacks one)."""
+    literals = []
+    for letter, k in at_most:
         var = counting.at_least.get((letter, k + 1))
         if var is None:
             return None
-        clause.append(var)
-    return clause
+        literals.append(var)
+    return literals
 
 
 MATCH_STEPS = 20_000
@@ -209,7 +222,7 @@ class Cutter:
         """The cores not known yet, once each."""
         return [c for c in dict.fromkeys(cores) if c not in self.cores]
 
-    def clause(self, core: Core) -> list[int]:
+    def clause(self, core: Core | WordCore) -> list[int]:
         """The relaxation's clause that cuts ``core`` (a core of this question's own letters)."""
         clause = core_cut(self.counting, core)
         if clause is None:  # pragma: no cover - a core only names the model's own pairs and letters
@@ -245,7 +258,7 @@ class CoreLoop:
         self.backend = backend
         self.exact = exact
         self.counts: CountCheck | None = None
-        self.count_cores: list[Core] = []
+        self.count_cores: list[WordCore] = []
         self.rounds = 0
 
     @property
@@ -297,7 +310,7 @@ class CoreLoop:
                 on_round(self)
 
     def _exact(self, true_vars: frozenset[int], time_limit: float | None,
-               first: bool = False) -> Grid | list[tuple[list[int], Core]] | None:
+               first: bool = False) -> Grid | list[tuple[list[int], Core | WordCore]] | None:
         """Ask the exact model about a solution's letter counts (``first``: within
         :data:`EXACT_FIRST_SECONDS`, before any placement check): a grid, the cut of a word
         count core, or None (time limit, or no exact check for this question)."""

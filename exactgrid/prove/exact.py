@@ -26,23 +26,49 @@ are not checked here: the exact model alone does not hold them.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
+from dataclasses import dataclass
 
 from ..backends import Result, Status, get_backend
 from ..encode import encode
 from ..grid import Grid
 from ..question import Question
 from .counting import OTHER
-from .placement import COUNT_LIMIT, Core, count_up, trim_core
+from .placement import COUNT_LIMIT, count_up, trim_core
+
+
+@dataclass(frozen=True)
+class WordCore:
+    """Words and letter limits no grid answering the question meets together: a grid spelling
+    every one of ``words`` has some limited letter in more cells than its limit. Found in the
+    question's exact model, so it speaks of these words only (never renamed)."""
+
+    words: tuple[str, ...]
+    at_most: tuple[tuple[str, int], ...]
+
+    def text(self) -> str:
+        """E.g. ``OHIO, UTAH spelled, with A in at most 1 cell``."""
+        limits = ", ".join(f"{'other letters' if a == OTHER else a} in at most {k} cell{'s' if k != 1 else ''}"
+                           for a, k in self.at_most)
+        if not self.words:
+            return limits or "nothing"
+        spelled = ", ".join(self.words) + " spelled"
+        return f"{spelled}, with {limits}" if limits else spelled
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready: words and at_most ({letter: cells})."""
+        return {"words": list(self.words), "at_most": dict(self.at_most)}
 
 
 class CountCheck:
     """One incremental session on a question's exact model with a letter counter for each of
     ``letters`` (the relaxation's letters; :data:`~exactgrid.prove.counting.OTHER` stands for
-    every letter not among them)."""
+    every letter not among them). With ``words``, every optional word has a found variable, so
+    a check may also ask for words to be spelled."""
 
     def __init__(self, question: Question, letters: set[str] | frozenset[str], backend: str = "cadical",
-                 deadline: float | None = None) -> None:
-        self.encoding = encode(question, deadline=deadline)
+                 deadline: float | None = None, words: bool = False) -> None:
+        self.encoding = encode(question, deadline=deadline, found=words)
         model = self.encoding.model
         cells = range(question.board.size)
         named = set(letters) - {OTHER}
@@ -68,19 +94,31 @@ class CountCheck:
         """Whether the exact model holds the whole question (no forbidden word left to lazy cuts)."""
         return not self.encoding.lazy_forbidden
 
-    def check(self, counts: dict[str, int], time_limit: float | None = None) -> Grid | Core | None:
-        """A grid answering the question with each letter in at most ``counts`` cells (as the
-        exact model sees it: the caller verifies it), or a word count core, or None at the time
-        limit. Counts above :data:`COUNT_LIMIT` are not asked (fewer assumptions: still sound)."""
+    def check(self, counts: dict[str, int], time_limit: float | None = None,
+              words: Iterable[str] = ()) -> Grid | WordCore | None:
+        """A grid answering the question with each letter in at most ``counts`` cells and every
+        one of ``words`` (optional words of the question) spelled, as the exact model sees it
+        (the caller verifies it); or a word count core; or None at the time limit. Counts above
+        :data:`COUNT_LIMIT` are not asked (fewer assumptions: still sound)."""
         deadline = None if time_limit is None else time.monotonic() + time_limit
-        named = {-self.at_least[a, n + 1]: (a, n) for a, n in sorted(counts.items()) if (a, n + 1) in self.at_least}
+        named = self.assumptions(words, tuple(sorted(counts.items())))
         result = self._solve(list(named), deadline)
         if result is None:
             return None
         if result.status == Status.SAT:
             return self.encoding.decode(result.true_vars or (), self.encoding.spec.fixed)
-        core = trim_core(self._solve, list(result.core or named), deadline)
-        return Core((), tuple(sorted(named[lit] for lit in core)))
+        core = [named[lit] for lit in trim_core(self._solve, list(result.core or named), deadline)]
+        return WordCore(tuple(sorted(w for w in core if isinstance(w, str))),
+                        tuple(sorted(c for c in core if isinstance(c, tuple))))
+
+    def assumptions(self, words: Iterable[str],
+                    at_most: tuple[tuple[str, int], ...]) -> dict[int, tuple[str, int] | str]:
+        """Assumption literal -> the word ("spelled") or the limit ("at most") it stands for;
+        words without a found variable and limits above the counters are left out."""
+        named: dict[int, tuple[str, int] | str] = {self.encoding.found_vars[w]: w for w in words
+                                                   if w in self.encoding.found_vars}
+        named.update({-self.at_least[a, n + 1]: (a, n) for a, n in at_most if (a, n + 1) in self.at_least})
+        return named
 
     def _solve(self, assumptions: list[int], deadline: float | None) -> Result | None:
         left = None if deadline is None else max(0.0, deadline - time.monotonic())
