@@ -185,3 +185,15 @@ def test_workers_must_be_a_whole_number_from_one():
     question = build_question(requirements=["UTAH"], shape="3x3")
     with pytest.raises(InputError, match="workers"):
         bound(question, workers=0)
+
+
+def test_with_the_exact_model_the_workers_search_pair_cores_meanwhile():
+    question = build_question(requirements=["NEWYORK", "NEWJERSEY", "NEWMEXICO"], optional=["NEWHAMPSHIRE", "OHIO"],
+                              shape="4x4", budget=0)
+    alone = bound(question, time_limit=None, exact=True)
+    spread = bound(question, time_limit=None, exact=True, workers=2)
+    assert alone.status == spread.status == "optimal" and alone.bound == spread.bound
+    assert spread.word_cores and "2 core searches a round" in spread.detail
+    for core in spread.cores:  # whatever pair cores the worker sent in time are cores
+        assert isinstance(core, Core) and core.pairs
+    assert not multiprocessing.active_children()

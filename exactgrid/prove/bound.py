@@ -233,6 +233,8 @@ def bound(question: Question, time_limit: float | None = 60.0,
             cut = exact_cut(true_vars, exact_seconds)
             if isinstance(cut, Grid):
                 return optimal(cut)
+            if cut is not None and cutter is not None:  # the workers look for pair cores meanwhile
+                cut += cutter.spread_only(true_vars, left())
             if cut is None and cutter is None:
                 if checker is not None:
                     return answer("open", relaxation + ": the time limit came first")

@@ -218,6 +218,19 @@ class Cutter:
         cuts = [(self.clause(c), c) for c in [*arrived, *new_cores]]
         return cuts or None  # None: the time limit came before any core
 
+    def spread_only(self, true_vars: frozenset[int], time_limit: float | None) -> list[tuple[list[int], Core]]:
+        """When this round was cut otherwise (a word count core): start the spread searches of
+        the solution on idle workers, searching nothing here, and hand over the cuts of the
+        cores they found since the last round."""
+        if self.spread is None:
+            return []
+        arrived = self._new(self.spread.harvest())
+        self.cores += arrived
+        search = CoreSearch.of(self.counting.needed_pairs(true_vars), self.counting.cell_counts(true_vars),
+                               self.counting.needed_triples(true_vars) if self.triples else set(), self.per_round)
+        self.spread.start(search, None if time_limit is None else time.monotonic() + time_limit)
+        return [(self.clause(c), c) for c in arrived]
+
     def _new(self, cores: list[Core]) -> list[Core]:
         """The cores not known yet, once each."""
         return [c for c in dict.fromkeys(cores) if c not in self.cores]
