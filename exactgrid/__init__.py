@@ -37,6 +37,7 @@ _EXPORTS = {
     "prove.bound": ("BoundAnswer", "bound"),
     "prove.certify": ("Certificate", "certify_refutation"),
     "prove.cores": ("CoreRefutation", "refute_by_cores"),
+    "prove.exact": ("WordCore",),
     "prove.placement": ("Core",),
     "render.figure": ("PlotUnavailable", "show"),
     "render.picture": ("Picture", "picture_of"),
