@@ -642,9 +642,12 @@ def fit_command(ctx: click.Context, requirements: tuple[str, ...], instance: str
     answer = replace(answer, seconds=time.monotonic() - started)
     certificate = None
     if certify and answer.verdict == Verdict.DOES_NOT_FIT:
-        from .prove.certify import certify_refutation
+        from .prove.certify import certify_counting, certify_refutation
 
-        certificate = certify_refutation(spec, time_limit, encoding)
+        if answer.counting is not None and answer.counting.status == "refuted":
+            certificate = certify_counting(spec, answer.counting, time_limit)
+        else:
+            certificate = certify_refutation(spec, time_limit, encoding)
     drawn = _show_answer(answer, show, as_json, checklist=checklist_path,
                          water_borders=True if water_borders else None)
     if as_json:

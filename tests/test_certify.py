@@ -47,3 +47,42 @@ def test_fit_certify_on_the_command_line():
     assert data["verdict"] == "does not fit" and data["certificate"]["checked"] is True
     fits = json.loads(CliRunner().invoke(cli, ["fit", "OHIO", "--shape", "3x3", "--certify", "--json"]).output)
     assert fits["verdict"] == "fits" and "certificate" not in fits  # a grid is its own certificate
+
+
+@pytest.mark.parametrize("relaxation", ["sat", "highs"])
+def test_refutations_by_counting_are_certified_core_by_core(relaxation):
+    from dataclasses import replace
+
+    from exactgrid.prove.certify import certify_counting
+    from exactgrid.prove.cores import refute_by_cores
+
+    from .test_fit import EXPECTED, SPECS
+
+    if relaxation == "highs":
+        pytest.importorskip("highspy")
+    certified = kinds = 0
+    for index, spec in enumerate(SPECS[:60]):
+        if spec.budget > 1:
+            continue
+        counted = refute_by_cores(spec, 30, exact=True, relaxation=relaxation)
+        if counted.status != "refuted" or not counted.cuts:
+            continue
+        assert not EXPECTED[index]
+        certificate = certify_counting(spec, counted, 60)
+        assert certificate.checked, certificate.detail
+        assert f"of {len(counted.cuts)} cores" in certificate.method
+        certified += 1
+        kinds |= {type(c).__name__ for c in counted.cuts} == {"Core", "WordCore"}
+        with pytest.raises(AssertionError, match="satisfiable"):  # without its last cut, the relaxation has a solution
+            certify_counting(spec, replace(counted, cuts=counted.cuts[:-1]), 60)
+    assert certified >= 3
+
+
+def test_fit_certifies_a_refutation_by_counting(monkeypatch):
+    import exactgrid.fit.answer as fit_answer
+
+    monkeypatch.setattr(fit_answer, "COUNTING_PROBE_SECONDS", 0.0)  # in-process: counting answers first
+    result = CliRunner().invoke(cli, ["fit", "NEWYORK:exact", "NEWJERSEY:exact", "NEWMEXICO:exact", "--shape", "3x3",
+                                      "--certify", "--backend", "cadical", "--time-limit", "60"])
+    assert result.exit_code == 1 and "backend counting" in result.output, result.output
+    assert "\ncertified: DRUP proofs from CaDiCaL" in result.output and "counting relaxation" in result.output

@@ -21,12 +21,14 @@ from ..encode import Encoding, encode
 from ..inputs import check_seconds
 from ..model import BoolModel
 from ..question import Question
+from .cores import CoreRefutation, core_cut
+from .counting import OTHER, counting_model
 from .drup import ProofCheck, check_drup
+from .exact import CountCheck, WordCore
 from .placement import Placement
 
 if TYPE_CHECKING:
     from .bound import BoundAnswer
-    from .exact import CountCheck
 
 PROOF_SOLVER = "cadical195"
 """The PySAT solver that writes the proofs (CaDiCaL 1.9.5; Glucose 4 logs proofs too)."""
@@ -94,6 +96,56 @@ def refute_with_proof(clauses: list[list[int]], deadline: float | None) -> Proof
     if answer is None:
         return None
     return check_drup(clauses, proof or [], deadline)
+
+
+def certify_counting(question: Question, counted: CoreRefutation, time_limit: float | None = 60.0) -> Certificate:
+    """Certify a refutation by counting (``counted.status == "refuted"``): every core it cut is
+    refuted again (a pair/count core on a placement model of its own letters, a word count core
+    on the question's exact model with its assumptions as units), then the counting relaxation
+    with all those cuts is refuted outright, each by a DRUP proof that exactgrid checks."""
+    started = time.monotonic()
+    deadline = None if time_limit is None else started + check_seconds(time_limit)
+    method = (f"DRUP proofs from CaDiCaL ({PROOF_SOLVER}), checked by exactgrid.prove.drup, of "
+              f"{len(counted.cuts)} cores and of the counting relaxation with their cuts")
+    if counted.status != "refuted":
+        return Certificate(False, method, detail="counting did not refute this question")
+    counting = counting_model(question, objective=False, tight=False)
+    exact = None
+    lemmas = clauses = 0
+    cuts: list[list[int]] = []
+    try:
+        for index, core in enumerate(counted.cuts, 1):
+            if isinstance(core, WordCore):
+                if exact is None:
+                    exact = CountCheck(question, set(counting.cells) | {OTHER}, words=bool(core.words))
+                units = [[lit] for lit in exact.assumptions(core.words, core.at_most)]
+                base = compile_cnf(exact.encoding.model).clauses
+            else:
+                alone = Placement(question.board, core.letters, set(core.pairs), dict(question.fixed), "cadical",
+                                  set(core.triples))
+                units = [[lit] for lit in alone.assumptions(core.pairs, core.at_most, core.triples)]
+                base = compile_cnf(alone.model).clauses
+                alone.close()
+            checked = refute_with_proof([*base, *units], deadline)
+            if checked is None or not checked.valid:
+                why = "no proof in time" if checked is None else checked.reason
+                return Certificate(False, method, lemmas, clauses, time.monotonic() - started,
+                                   f"cut {index} of {len(counted.cuts)} ({core.text()[:60]}...): {why}")
+            lemmas, clauses = lemmas + checked.lemmas, clauses + len(base)
+            cut = core_cut(counting, core)
+            if cut is None:  # pragma: no cover - a cut names the relaxation's own words, pairs and letters
+                raise AssertionError(f"cut {index} does not apply to the relaxation")
+            cuts.append(cut)
+    finally:
+        if exact is not None:
+            exact.close()
+    relaxed = compile_cnf(counting.model).clauses + cuts
+    checked = refute_with_proof(relaxed, deadline)
+    if checked is None or not checked.valid:
+        why = "no proof in time" if checked is None else checked.reason
+        return Certificate(False, method, lemmas, clauses, time.monotonic() - started,
+                           f"the relaxation with its {len(cuts)} cuts: {why}")
+    return Certificate(True, method, lemmas + checked.lemmas, clauses + len(relaxed), time.monotonic() - started)
 
 
 def confirm_bound(answer: BoundAnswer, model: BoolModel, cuts: list[tuple[int, ...]], placement: Placement,

@@ -55,6 +55,8 @@ class CoreRefutation:
     model, :mod:`exactgrid.prove.exact`)."""
     grid: Grid | None = None
     """With ``fits``: the grid."""
+    cuts: tuple[Core | WordCore, ...] = ()
+    """Every core cut, in order, renamed copies included: what a certificate re-proves."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready."""
@@ -272,6 +274,7 @@ class CoreLoop:
         self.exact = exact
         self.counts: CountCheck | None = None
         self.count_cores: list[WordCore] = []
+        self.cuts: list[Core | WordCore] = []
         self.rounds = 0
 
     @property
@@ -292,7 +295,8 @@ class CoreLoop:
         def answer(status: str, placement: str | None = None, grid: Grid | None = None,
                    detail: str = "") -> CoreRefutation:
             return CoreRefutation(status, tuple(self.cores), self.rounds, self.cutter.renamed,
-                                  time.monotonic() - started, placement, detail, tuple(self.count_cores), grid)
+                                  time.monotonic() - started, placement, detail, tuple(self.count_cores), grid,
+                                  tuple(self.cuts))
 
         while True:
             self.rounds += 1
@@ -317,8 +321,9 @@ class CoreLoop:
                 if isinstance(exact, Grid):
                     return answer("fits", cut, exact)
                 cut = exact
-            for clause, _ in cut:
+            for clause, core in cut:
                 self.session.add_clause(clause)
+                self.cuts.append(core)
             if on_round is not None:
                 on_round(self)
 
