@@ -35,7 +35,7 @@ _EXPORTS = {
     "grid": ("Grid", "parse_grid"),
     "inputs": ("InputError",),
     "prove.bound": ("BoundAnswer", "bound"),
-    "prove.certify": ("Certificate", "certify_refutation"),
+    "prove.certify": ("Certificate", "certify_counting", "certify_refutation"),
     "prove.cores": ("CoreRefutation", "refute_by_cores"),
     "prove.exact": ("WordCore",),
     "prove.placement": ("Core",),
