@@ -21,7 +21,7 @@ import pytest
 from .conftest import AVAILABLE_BACKENDS
 
 ROOT = Path(__file__).resolve().parents[1]
-HARD = ROOT / "instances" / "benchmarks" / "fit" / "4x4_m8.toml"
+HARD = ROOT / "instances" / "benchmarks" / "fit" / "4x4_m8.toml"  # no backend decides it alone: --no-counting
 # processes each backend has running while it searches: a child interpreter, and for CBC the
 # solver binary below it; the portfolio's two members
 CHILD_PROCESSES = {"kissat": 1, "cbc": 2, "cpsat": 1, "highs": 1, "portfolio": 2}
@@ -61,7 +61,7 @@ def start_fit(backend: str, tmp_path: Path) -> subprocess.Popen:
         # SIGINT as a terminal gives it, even when this test runs in a background job (which starts
         # with SIGINT ignored, and Python then keeps it ignored)
         [sys.executable, "-c", "import signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
-         "from exactgrid.cli import main; main()", "fit", "--instance", str(HARD),
+         "from exactgrid.cli import main; main()", "fit", "--instance", str(HARD), "--no-counting",
          "--backend", backend, "--time-limit", "600", "--progress"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, start_new_session=True)
     try:
@@ -139,7 +139,7 @@ def test_timeout_command_leaves_no_orphan(tmp_path):
     """``timeout 3 exactgrid fit ...`` (SIGTERM at 3 s) answers UNKNOWN and takes its solver with it."""
     process = subprocess.Popen(
         ["timeout", "3", sys.executable, "-c", "from exactgrid.cli import main; main()", "fit", "--instance",
-         str(HARD), "--time-limit", "600"], stdout=subprocess.PIPE, text=True, start_new_session=True)
+         str(HARD), "--no-counting", "--time-limit", "600"], stdout=subprocess.PIPE, text=True, start_new_session=True)
     seen: set[int] = set()
     while process.poll() is None:
         seen |= descendants(process.pid)

@@ -52,7 +52,7 @@ def one_stop(backend: str, signum: int) -> tuple[float, int, int]:
     """(seconds from signal to exit, exit status, survivors after 2 s)."""
     process = subprocess.Popen(
         [sys.executable, "-c", "from exactgrid.cli import main; main()", "fit", "--instance", str(HARD),
-         "--backend", backend, "--time-limit", "600", "--progress"],
+         "--no-counting", "--backend", backend, "--time-limit", "600", "--progress"],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
     seen = b""
     while b"solving with" not in seen:
