@@ -194,7 +194,9 @@ def bound(question: Question, time_limit: float | None = 60.0,
         """The exact model's answer for a solution: a grid, a word count core's cut, or None."""
         if checker is None:
             return None
-        limit = left() if cap is None else cap if deadline is None else min(cap, left() or 0.0)
+        limit = left()
+        if cap is not None:
+            limit = cap if limit is None else min(cap, limit)
         counts = counting.cell_counts(true_vars)
         counts[OTHER] = question.board.size - sum(counts.values())
         words = [w for w, y in counting.found.items() if y in true_vars]

@@ -199,9 +199,8 @@ class Cutter:
         renamed, or up to :attr:`per_round` new cores with disjoint pairs), together with the
         cores spread searches have found since the last round; or the placement's letters when
         its pairs and counts can be placed (no cut exists); None at the time limit."""
-        counts = self.counting.cell_counts(true_vars)
-        pairs = self.counting.needed_pairs(true_vars)
-        triples = self.counting.needed_triples(true_vars) if self.triples else set()
+        search = self._search(true_vars)
+        counts, pairs, triples = dict(search.counts), set(search.pairs), set(search.triples)
         arrived = self._new(self.spread.harvest()) if self.spread is not None else []
         self.cores += arrived
         core = renamed_copy([*arrived, *self.cores], pairs, counts, self.pinned, triples)
@@ -209,7 +208,6 @@ class Cutter:
             if core not in arrived:
                 self.renamed += 1
             return [(self.clause(c), c) for c in dict.fromkeys([*arrived, core])]
-        search = CoreSearch.of(pairs, counts, triples, self.per_round)
         if self.spread is not None:
             self.spread.start(search, None if time_limit is None else time.monotonic() + time_limit)
         found = find_cores(self.placement, search, time_limit)
@@ -228,10 +226,15 @@ class Cutter:
             return []
         arrived = self._new(self.spread.harvest())
         self.cores += arrived
-        search = CoreSearch.of(self.counting.needed_pairs(true_vars), self.counting.cell_counts(true_vars),
-                               self.counting.needed_triples(true_vars) if self.triples else set(), self.per_round)
+        search = self._search(true_vars)
         self.spread.start(search, None if time_limit is None else time.monotonic() + time_limit)
         return [(self.clause(c), c) for c in arrived]
+
+    def _search(self, true_vars: frozenset[int]) -> CoreSearch:
+        """What a relaxation solution needs placed: its letter counts, pairs and triples."""
+        triples = self.counting.needed_triples(true_vars) if self.triples else set()
+        return CoreSearch.of(self.counting.needed_pairs(true_vars), self.counting.cell_counts(true_vars), triples,
+                             self.per_round)
 
     def _new(self, cores: list[Core]) -> list[Core]:
         """The cores not known yet, once each."""
