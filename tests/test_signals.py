@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from .children import CLI, start, start_cli
 from .conftest import AVAILABLE_BACKENDS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -57,13 +58,8 @@ def alive(pids: set[int]) -> set[int]:
 def start_fit(backend: str, tmp_path: Path) -> subprocess.Popen:
     """``exactgrid fit`` on the hard question, searching (progress ticking) when this returns."""
     env = {**os.environ, "TMPDIR": str(tmp_path)}
-    process = subprocess.Popen(
-        # SIGINT as a terminal gives it, even when this test runs in a background job (which starts
-        # with SIGINT ignored, and Python then keeps it ignored)
-        [sys.executable, "-c", "import signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
-         "from exactgrid.cli import main; main()", "fit", "--instance", str(HARD), "--no-counting",
-         "--backend", backend, "--time-limit", "600", "--progress"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, start_new_session=True)
+    process = start_cli("fit", "--instance", str(HARD), "--no-counting", "--backend", backend, "--time-limit", "600",
+                        "--progress", stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     try:
         wait_until_searching(process, backend)
     except BaseException:
@@ -136,20 +132,16 @@ def test_children_die_with_a_killed_parent(backend, tmp_path):
 
 
 def test_timeout_command_leaves_no_orphan(tmp_path):
-    """``timeout 3 exactgrid fit ...`` (SIGTERM at 3 s) answers UNKNOWN and takes its solver with it."""
-    process = subprocess.Popen(
-        ["timeout", "3", sys.executable, "-c", "from exactgrid.cli import main; main()", "fit", "--instance",
-         str(HARD), "--no-counting", "--time-limit", "600"], stdout=subprocess.PIPE, text=True, start_new_session=True)
-    seen: set[int] = set()
-    while process.poll() is None:
-        seen |= descendants(process.pid)
-        time.sleep(0.05)
-    out = process.stdout.read()
-    assert process.returncode == 124 and "interrupted (SIGTERM)" in out, out  # 124: timeout fired
-    deadline = time.monotonic() + 2.0
-    while alive(seen) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert len(seen) >= 2 and not alive(seen)  # the exactgrid process and its kissat child
+    """Under ``timeout``, which passes the SIGTERM it gets (or sends at its deadline) to the command,
+    ``exactgrid fit`` answers UNKNOWN and takes its solver with it. The signal goes to ``timeout``
+    once the search is under way (not at a fixed time, which a slow start-up could beat)."""
+    process = start(["timeout", "600", sys.executable, "-c", CLI, "fit", "--instance", str(HARD), "--no-counting",
+                     "--time-limit", "600", "--progress"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    wait_until_searching(process, "kissat")
+    seen = descendants(process.pid)
+    code, out, survivors = stop(process, signal.SIGTERM)
+    assert code == 3 and "interrupted (SIGTERM)" in out, out  # timeout exits with the command's status
+    assert len(seen) >= 2 and not survivors  # the exactgrid process and its kissat child
 
 
 CTRL_C_IN_A_CHUNK = """
@@ -158,10 +150,9 @@ from pysat.examples.genhard import PHP
 from pysat.solvers import Solver
 from exactgrid.backends.sat import solve_in_chunks
 
-signal.signal(signal.SIGINT, signal.default_int_handler)  # even if started with SIGINT ignored
 solver = Solver(name="cadical195", bootstrap_with=PHP(12).clauses)  # minutes for CaDiCaL
-print("solving", flush=True)
 try:
+    print("solving", flush=True)  # inside the try: wherever the Ctrl-C lands, it is caught
     solve_in_chunks(solver, None)
     interrupted = False
 except KeyboardInterrupt:
@@ -179,11 +170,10 @@ def test_ctrl_c_in_a_cadical_chunk_leaves_the_solver_and_the_signal_mask_sound()
     """PySAT's own SIGINT handler (which CaDiCaL's binding installs even with expect_interrupt)
     longjmps out of the solver: that can deadlock the process in free(), leaves SIGINT blocked and
     the solver unusable. The chunked solve keeps it away, so Python raises KeyboardInterrupt."""
-    process = subprocess.Popen([sys.executable, "-c", CTRL_C_IN_A_CHUNK], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, start_new_session=True)
+    process = start([sys.executable, "-c", CTRL_C_IN_A_CHUNK], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                    text=True)
     try:
-        assert process.stdout.readline() == "solving\n"
-        time.sleep(0.3)  # into the C solver (Python runs between chunks only briefly)
+        assert process.stdout.readline() == "solving\n"  # then into the C solver, where it spends its time
         process.send_signal(signal.SIGINT)
         out, err = process.communicate(timeout=HANG_SECONDS)
     finally:
@@ -191,3 +181,19 @@ def test_ctrl_c_in_a_cadical_chunk_leaves_the_solver_and_the_signal_mask_sound()
             os.killpg(process.pid, signal.SIGKILL)
     assert process.returncode == 0, err
     assert json.loads(out) == {"interrupted": True, "sigint_blocked": False}
+
+
+def test_children_take_ctrl_c_even_when_the_suite_was_started_ignoring_it():
+    """The hazard behind a once-flaky test, and the helper that removes it: from a process that
+    ignores SIGINT (a background job), a plain child ignores Ctrl-C; one started by
+    ``tests.children.start`` takes it."""
+    probe = [sys.executable, "-c",
+             "import signal; print(signal.getsignal(signal.SIGINT) is signal.default_int_handler)"]
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        plain = subprocess.run(probe, capture_output=True, text=True, check=True).stdout
+        helped = start(probe, stdout=subprocess.PIPE, text=True).communicate(timeout=HANG_SECONDS)[0]
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert plain == "False\n"
+    assert helped == "True\n"

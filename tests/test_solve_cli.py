@@ -6,7 +6,6 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 
 import pytest
@@ -14,6 +13,8 @@ from click.testing import CliRunner
 
 import exactgrid as eg
 from exactgrid.cli import cli
+
+from .children import start_cli
 
 
 def run(*args: str):
@@ -85,10 +86,8 @@ def test_bad_input_is_one_line_and_status_2(args: list[str], message: str) -> No
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
 def test_a_signal_ends_the_search_with_the_best_grid(signum: int, tmp_path) -> None:
     out = tmp_path / "imp.jsonl"
-    process = subprocess.Popen(
-        [sys.executable, "-c", "from exactgrid.cli import main; main()", "solve", "--time-limit", "600",
-         "--out", str(out), "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        start_new_session=True)
+    process = start_cli("solve", "--time-limit", "600", "--out", str(out), "--json",
+                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 120
         while not (out.exists() and out.read_text().strip()):  # the search is under way
