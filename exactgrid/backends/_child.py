@@ -59,41 +59,89 @@ def race_in_children(calls: Sequence[tuple[Callable[..., Iterator[Any]], tuple]]
     messages it sent and whether it finished. Every child is killed on return.
     """
     deadline = None if time_limit is None else time.monotonic() + time_limit + grace
-    processes: list[subprocess.Popen] = []
-    messages: list[list[Any]] = [[] for _ in calls]
-    finished = [False] * len(calls)
-    buffers = [b""] * len(calls)
-    winner = None
-    try:
-        for target, args in calls:  # inside the try: an interrupt here still kills those started
-            processes.append(_start(target, args))
-        open_fds = {p.stdout.fileno(): i for i, p in enumerate(processes)}
-        while open_fds and winner is None:
+    with ChildRace(calls, decisive) as race:
+        race.wait(deadline)
+    return race.winner, race.messages, race.finished
+
+
+class ChildRace:
+    """Children started at once, read until one decides or a deadline passes, killed on close.
+
+    :func:`race_in_children` in two steps, so that the caller can work in between (an
+    in-process solver beside a child, say): the children start when this is made, :meth:`wait`
+    reads them, :meth:`close` (or leaving the ``with`` block) kills them all, whatever happened.
+    """
+
+    def __init__(self, calls: Sequence[tuple[Callable[..., Iterator[Any]], tuple]],
+                 decisive: Callable[[int, list[Any]], bool] | None = None) -> None:
+        self.decisive = decisive
+        self.messages: list[list[Any]] = [[] for _ in calls]
+        self.finished = [False] * len(calls)
+        self.winner: int | None = None
+        self._buffers = [b""] * len(calls)
+        self._processes: list[subprocess.Popen] = []
+        self._open: dict[int, int] = {}
+        try:
+            for target, args in calls:
+                self._launch(target, args)
+        except BaseException:  # an interrupt while starting still kills those started
+            self.close()
+            raise
+
+    def add(self, call: tuple[Callable[..., Iterator[Any]], tuple]) -> int:
+        """Start one more child in the race; its index."""
+        self.messages.append([])
+        self.finished.append(False)
+        self._buffers.append(b"")
+        self._launch(*call)
+        return len(self._processes) - 1
+
+    def _launch(self, target: Callable[..., Iterator[Any]], args: tuple) -> None:
+        process = _start(target, args)
+        self._processes.append(process)
+        self._open[process.stdout.fileno()] = len(self._processes) - 1
+
+    def __enter__(self) -> ChildRace:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def wait(self, deadline: float | None) -> int | None:
+        """Read the children until one decides, all have ended, or ``deadline`` (a
+        ``time.monotonic()`` value; None: no deadline) passes; the winner's index or None. An
+        exception in a child is raised here as ``RuntimeError`` with the child's traceback."""
+        while self._open and self.winner is None:
             wait = None if deadline is None else deadline - time.monotonic()
             if wait is not None and wait <= 0:
                 break
-            ready, _, _ = select.select(list(open_fds), [], [], wait)
+            ready, _, _ = select.select(list(self._open), [], [], wait)
             if not ready:
                 break
             for fd in ready:
-                i = open_fds[fd]
-                chunk = os.read(fd, 1 << 20)
-                if not chunk:
-                    del open_fds[fd]  # the child exited (or died) without finishing
-                    continue
-                buffers[i] += chunk
-                for message in _unpack(buffers, i):
-                    if message[0] == "error":
-                        raise RuntimeError(f"solver child process failed:\n{message[1]}")
-                    messages[i].append(message)
-                    if message[0] == "done":
-                        finished[i] = True
-                        if winner is None and (decisive is None or decisive(i, messages[i])):
-                            winner = i
-    finally:
-        for process in processes:
+                self._read(fd)
+        return self.winner
+
+    def _read(self, fd: int) -> None:
+        i = self._open[fd]
+        chunk = os.read(fd, 1 << 20)
+        if not chunk:
+            del self._open[fd]  # the child exited (or died) without finishing
+            return
+        self._buffers[i] += chunk
+        for message in _unpack(self._buffers, i):
+            if message[0] == "error":
+                raise RuntimeError(f"solver child process failed:\n{message[1]}")
+            self.messages[i].append(message)
+            if message[0] == "done":
+                self.finished[i] = True
+                if self.winner is None and (self.decisive is None or self.decisive(i, self.messages[i])):
+                    self.winner = i
+
+    def close(self) -> None:
+        """Kill every child (and a solver binary below it); idempotent."""
+        for process in self._processes:
             _kill(process)
-    return winner, messages, finished
 
 
 PARENT_ENV = "EXACTGRID_PARENT_PID"
@@ -121,10 +169,12 @@ def die_with_parent(parent: int | None = None) -> None:
 
 def _start(target: Callable[..., Iterator[Any]], args: tuple) -> subprocess.Popen:
     # A new session: the terminal's Ctrl-C and hang-up go to the parent only, and killing the
-    # child's process group also kills a solver binary it runs.
+    # child's process group also kills a solver binary it runs. A fixed hash seed: the order in
+    # which a child walks a set of words or letters (and so the cores and grids it meets first)
+    # is then the same in every run, as the parent's question and seed are.
+    env = {**os.environ, PARENT_ENV: str(os.getpid()), "PYTHONHASHSEED": os.environ.get("PYTHONHASHSEED", "0")}
     process = subprocess.Popen([sys.executable, "-c", "from exactgrid.backends._child import main; main()"],
-                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, start_new_session=True,
-                               env={**os.environ, PARENT_ENV: str(os.getpid())})
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, start_new_session=True, env=env)
     try:
         process.stdin.write(pickle.dumps((target.__module__, target.__qualname__, args)))
         process.stdin.close()

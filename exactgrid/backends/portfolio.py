@@ -12,11 +12,13 @@ the solver takes a seed.
 from __future__ import annotations
 
 import os
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from ..model import BoolModel
-from ._child import race_in_children
-from .base import Backend, BackendError, Result, Status
+from ._child import ChildRace
+from .base import Backend, BackendError, ChildCall, Result, Status
 
 RACE_GRACE_SECONDS = 0.25
 """How long past the time limit a member that keeps no clock of its own may run."""
@@ -81,25 +83,54 @@ class Portfolio(Backend):
             return None
 
     def _solve(self, model: BoolModel, time_limit: float | None, seed: int) -> Result:
-        members = self.members()
-        calls = [m.child_call(model, time_limit, seed + i) for i, m in enumerate(members)]
+        result, _ = race(self.members(), model, time_limit, seed, name=self.name)
+        return result
 
-        def decisive(index: int, messages: list[tuple]) -> bool:
-            # a proof decides; so does any grid for a pure decision question, but an unproven
-            # optimum (a member out of time) does not stop the others
-            status = members[index].read_child(model, messages, True).status
-            return status in (Status.OPTIMAL, Status.UNSAT) or (status == Status.SAT and model.objective is None)
 
-        winner, messages, finished = race_in_children(calls, time_limit, RACE_GRACE_SECONDS, decisive)
-        if winner is not None:
-            result = members[winner].read_child(model, messages[winner], True)
-            return replace(result, backend=f"{self.name}({members[winner].name})")
-        partial = [m.read_child(model, msgs, done) for m, msgs, done in zip(members, messages, finished)]
-        found = [r for r in partial if r.found]
-        if not found:
-            return Result(Status.UNKNOWN, detail="time limit reached", backend=self.name)
-        if model.objective is None:
-            best = found[0]
-        else:
-            best = max(found, key=lambda r: model.objective_value(r.true_vars or ()))
-        return replace(best, status=Status.SAT, backend=self.name, detail="time limit reached")
+ExtraCall = tuple[ChildCall, Callable[[list[tuple]], bool]]
+"""A child call raced beside the members, and when its messages decide the race."""
+
+
+def race(members: Sequence[Backend], model: BoolModel, time_limit: float | None, seed: int,
+         also: Sequence[ExtraCall] = (), name: str | None = None) -> tuple[Result, ChildRace]:
+    """Race ``members`` on ``model`` (member ``i`` with seed ``seed + i``), each in its own child
+    process, beside the ``also`` calls (the counting loop, say), all started at once.
+
+    The first member to decide (a grid, or for an objective a proven optimum, or UNSAT)
+    answers; an ``also`` call ends the race when its test says its messages decide, and the
+    result is then UNKNOWN (the caller reads the call's messages from the returned race). At
+    ``time_limit`` the best solution a member reported is kept (SAT), else UNKNOWN. Every child
+    is killed on return. ``name``: the backend named in the result (with the winning member in
+    brackets); without it, the single member's own name.
+    """
+    calls = [m.child_call(model, time_limit, seed + i) for i, m in enumerate(members)]
+    if any(call is None for call in calls):
+        raise BackendError("every member of a race must be able to run in a child (child_call)")
+
+    def decides(index: int, messages: list[tuple]) -> bool:
+        # a proof decides; so does any grid for a pure decision question, but an unproven
+        # optimum (a member out of time) does not stop the others
+        status = members[index].read_child(model, messages, True).status
+        return status in (Status.OPTIMAL, Status.UNSAT) or (status == Status.SAT and model.objective is None)
+
+    def ends_race(index: int, messages: list[tuple]) -> bool:
+        if index >= len(members):
+            return also[index - len(members)][1](messages)
+        return decides(index, messages) or all(children.finished[: len(members)])  # no member left
+
+    deadline = None if time_limit is None else time.monotonic() + time_limit + RACE_GRACE_SECONDS
+    with ChildRace([*calls, *(call for call, _ in also)], ends_race) as children:
+        winner = children.wait(deadline)
+    if winner is not None and winner < len(members) and decides(winner, children.messages[winner]):
+        result = members[winner].read_child(model, children.messages[winner], True)
+        return replace(result, backend=f"{name}({members[winner].name})" if name else members[winner].name), children
+    if winner is not None:
+        return Result(Status.UNKNOWN, detail="decided beside the solver", backend=name or members[0].name), children
+    partial = [m.read_child(model, msgs, done)
+               for m, msgs, done in zip(members, children.messages, children.finished)]
+    found = [r for r in partial if r.found]
+    if not found:
+        return Result(Status.UNKNOWN, detail="time limit reached", backend=name or members[0].name), children
+    objective = model.objective_value
+    best = found[0] if model.objective is None else max(found, key=lambda r: objective(r.true_vars or ()))
+    return replace(best, status=Status.SAT, backend=name or members[0].name, detail="time limit reached"), children

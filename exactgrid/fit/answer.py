@@ -15,6 +15,7 @@ from typing import Any
 
 from ..backends import Backend, Result, Status, get_backend
 from ..backends.base import check_result
+from ..backends.portfolio import RACE_GRACE_SECONDS as _RACE_GRACE
 from ..encode import Encoding, EncodingTimeout, encode
 from ..finder import Match, Score, find, score
 from ..grid import Grid
@@ -80,13 +81,6 @@ class FitAnswer:
         return self.verdict == Verdict.FITS
 
 
-COUNTING_PROBE_SECONDS = 1.0
-"""Before the counting pre-check, the backend gets this long (at most a tenth of the time limit):
-most questions are decided in it, and then the pre-check costs nothing."""
-COUNTING_SECONDS = 30.0
-"""The counting pre-check gets at most this long, and at most a third of what is left."""
-
-
 def fit(
     question: Question,
     backend: str | Backend | None = None,
@@ -109,11 +103,13 @@ def fit(
     is enforced lazily: a grid spelling it gets a cut and the model is solved again (each
     round within what is left of the time limit).
 
-    ``counting`` (alteration budgets up to 1): also try the counting relaxation with pair/count
-    cores (:mod:`exactgrid.prove.cores`); a refutation there is DOES NOT FIT "by counting". A
-    backend that runs in a child process races it, the loop in a second child; an in-process
-    backend first gets :data:`COUNTING_PROBE_SECONDS`, then the loop gets at most
-    :data:`COUNTING_SECONDS` (and a third of what is left), then the backend the rest.
+    ``counting`` (alteration budgets up to 1): also run the counting loop (the relaxation with
+    pair/count and word count cores, :mod:`exactgrid.prove.cores`) in a child process of its
+    own, started with the backend and bounded by the same deadline. Whichever decides first
+    answers: a refutation by counting is DOES NOT FIT "by counting", a grid it finds is FITS
+    (checked by the finder like any other). A backend that can run in a child (every built-in
+    one; the portfolio's members) runs in its own child beside it; a backend that only runs
+    in-process runs here meanwhile, and the loop's answer is read when it returns undecided.
     """
     if not isinstance(question, Question):
         raise TypeError(f"fit() takes a Question, got {type(question).__name__}")
@@ -136,18 +132,9 @@ def fit(
     while True:
         rounds += 1
         left = None if deadline is None else max(0.0, deadline - time.monotonic())
-        if pending_count and _runs_in_child(solver):
+        if pending_count:
             pending_count = False
             result, counted = _race_with_counting(solver, enc.model, spec, left, seed)
-        elif pending_count:  # an in-process backend: a short probe first, then counting, then the rest
-            probe = COUNTING_PROBE_SECONDS if left is None else min(COUNTING_PROBE_SECONDS, left / 10)
-            result = solver.solve(enc.model, time_limit=probe, seed=seed)
-            if result.status == Status.UNKNOWN:
-                pending_count = False
-                counted = _count(spec, deadline)
-                if counted.status not in ("refuted", "fits"):
-                    rounds -= 1  # the probe was not a round of its own
-                    continue
         else:
             result = solver.solve(enc.model, time_limit=left, seed=seed)
         if counted is not None and counted.status == "refuted":
@@ -172,42 +159,76 @@ def fit(
         return verified_answer(grid, solver.name, **common)
 
 
-def _runs_in_child(backend: Backend) -> bool:
-    return "child-process" in backend.capabilities and type(backend).child_call is not Backend.child_call
+COUNTING_PROBE_SECONDS = 1.0
+"""An in-process backend first tries this long (at most a tenth of the time limit) in-process,
+while the counting child starts beside it: most questions are decided in it, without a child."""
 
 
 def _race_with_counting(backend: Backend, model: BoolModel, question: Question, time_limit: float | None,
                         seed: int) -> tuple[Result, CoreRefutation | None]:
-    """The backend and the counting loop, each in a child process: the backend's answer decides,
-    and so does the counting loop's when it refutes or finds a grid; otherwise it leaves the race."""
-    from ..backends._child import race_in_children
+    """The backend and the counting loop, started together, the loop in a child process of its
+    own: the backend's answer decides, and so does the loop's when it refutes or finds a grid
+    (the backend's result is then UNKNOWN). Both stop at ``time_limit``.
 
-    call = backend.child_call(model, time_limit, seed)
-    assert call is not None
-    calls = [call, (counting_child, (question, time_limit))]
+    The portfolio's members and a child-process backend race in children of their own. An
+    in-process backend (CaDiCaL, ...) first gets :data:`COUNTING_PROBE_SECONDS` here, then
+    moves to a child of its own for the rest (or, with no ``child_call``, stays here, and the
+    loop is read when it returns undecided).
+    """
+    from ..backends.portfolio import Portfolio, race
 
-    def decisive(index: int, messages: list[tuple]) -> bool:
-        return index == 0 or messages[-1][1].status in ("refuted", "fits")
-
-    winner, messages, finished = race_in_children(calls, time_limit, decisive=decisive)
-    counted = messages[1][-1][1] if finished[1] else None
-    if winner == 1:
-        return Result(Status.UNKNOWN), counted
+    counting_call = (counting_child, (question, time_limit))
     started = time.monotonic()
-    result = backend.read_child(model, messages[0], finished[0])
-    return check_result(model, replace(result, backend=result.backend or backend.name,
-                                       seconds=time.monotonic() - started)), counted
+    if isinstance(backend, Portfolio) or "child-process" in backend.capabilities:
+        members = backend.members() if isinstance(backend, Portfolio) else [backend]
+        result, children = race(members, model, time_limit, seed, also=[(counting_call, _counting_decides)],
+                                name=backend.name if isinstance(backend, Portfolio) else None)
+        counted = _counted(children.messages[-1], children.finished[-1])
+        return check_result(model, replace(result, seconds=time.monotonic() - started)), counted
+    return _probe_beside_counting(backend, model, counting_call, time_limit, seed)
+
+
+def _probe_beside_counting(backend: Backend, model: BoolModel, counting_call: tuple, time_limit: float | None,
+                           seed: int) -> tuple[Result, CoreRefutation | None]:
+    """An in-process backend beside the counting child (see :func:`_race_with_counting`)."""
+    from ..backends._child import ChildRace
+
+    started = time.monotonic()
+    deadline = None if time_limit is None else started + time_limit
+    with ChildRace([counting_call], lambda i, messages: i > 0 or _counting_decides(messages)) as children:
+        probe = COUNTING_PROBE_SECONDS if time_limit is None else min(COUNTING_PROBE_SECONDS, time_limit / 10)
+        result = backend.solve(model, time_limit=probe, seed=seed)
+        if result.status != Status.UNKNOWN:  # decided in the probe
+            return result, None
+        left = None if deadline is None else max(0.0, deadline - time.monotonic())
+        call = backend.child_call(model, left, seed)
+        if call is None:  # in-process only: it keeps the rest here
+            result = backend.solve(model, time_limit=left, seed=seed)
+            if result.status == Status.UNKNOWN:
+                children.wait(deadline)
+            return result, _counted(children.messages[0], children.finished[0])
+        index = children.add(call)
+        winner = children.wait(None if deadline is None else deadline + _RACE_GRACE)
+    counted = _counted(children.messages[0], children.finished[0])
+    if winner == 0:
+        return Result(Status.UNKNOWN, detail="decided by counting", backend=backend.name), counted
+    result = backend.read_child(model, children.messages[index], children.finished[index])
+    result = replace(result, backend=result.backend or backend.name, seconds=time.monotonic() - started)
+    return check_result(model, result), counted
+
+
+def _counting_decides(messages: list[tuple]) -> bool:
+    return messages[-1][1].status in ("refuted", "fits")
+
+
+def _counted(messages: list[tuple], finished: bool) -> CoreRefutation | None:
+    """What the counting child reported, when it finished."""
+    return messages[-1][1] if finished and messages else None
 
 
 def counting_child(question: Question, time_limit: float | None):
     """The counting loop as a child process's generator (see :mod:`exactgrid.backends._child`)."""
     yield ("done", _refuted_by_cores(question, time_limit))
-
-
-def _count(question: Question, deadline: float | None) -> CoreRefutation:
-    """The counting pre-check, within its share of what is left before ``deadline``."""
-    share = COUNTING_SECONDS if deadline is None else min(COUNTING_SECONDS, max(0.0, deadline - time.monotonic()) / 3)
-    return _refuted_by_cores(question, share)
 
 
 def _refuted_by_cores(question: Question, time_limit: float | None) -> CoreRefutation:
