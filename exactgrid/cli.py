@@ -815,10 +815,18 @@ def bound_command(ctx: click.Context, requirements: tuple[str, ...], optional: t
                 best = "no bound yet" if state["bound"] is None else f"bound {state['bound']:,}"
                 shown.news(f"{best}, round {state['rounds']}, {plural(state['cores'] or 0, 'cut')}")
 
-            answer = bound(question, time_limit, on_bound=lambda v, s: heard(v, s),
-                           on_round=lambda r, c: heard(round_=r, core=c), certify=certify,
-                           certify_seconds=time_limit, triples=triples, cores_per_round=cores_per_round,
-                           workers=workers or 1, executor=executor, exact=exact, exact_seconds=exact_seconds)
+            try:
+                answer = bound(question, time_limit, on_bound=lambda v, s: heard(v, s),
+                               on_round=lambda r, c: heard(round_=r, core=c), certify=certify,
+                               certify_seconds=time_limit, triples=triples, cores_per_round=cores_per_round,
+                               workers=workers or 1, executor=executor, exact=exact, exact_seconds=exact_seconds)
+            except KeyboardInterrupt as exc:  # before bound() could catch it itself
+                from .prove.bound import BoundAnswer
+
+                answer = BoundAnswer("open", None, sum(question.scoring_weights().values()),
+                                     seconds=time.monotonic() - shown.started,
+                                     detail=f"interrupted ({interruption(exc)}) before the first bound",
+                                     stopped_by=interruption(exc))
         stopped_by = answer.stopped_by
     if as_json:
         _print_json({**answer.to_dict(), "stopped_by": stopped_by})
@@ -903,11 +911,18 @@ def solve_command(ctx: click.Context, requirements: tuple[str, ...], forbid: tup
     with _SolveReport(out, question.words.name == us_states().name) as report, \
             Progress("solve", time_limit + certifying, progress, "starting the search") as shown:
         report.shown = shown
-        answer = solve(question, checklist=checklist, water_borders=True if water_borders else None,
-                       time_limit=time_limit, workers=workers, seed=seed, start=start_grid,
-                       certify_window=certify_window, certify_time_limit=certify_time_limit,
-                       on_improvement=report.improvement, on_certify_progress=report.certifying,
-                       on_progress=report.progress)
+        try:
+            answer = solve(question, checklist=checklist, water_borders=True if water_borders else None,
+                           time_limit=time_limit, workers=workers, seed=seed, start=start_grid,
+                           certify_window=certify_window, certify_time_limit=certify_time_limit,
+                           on_improvement=report.improvement, on_certify_progress=report.certifying,
+                           on_progress=report.progress)
+        except KeyboardInterrupt as exc:  # before the search began, or while certifying: no answer object
+            from .question import Verdict
+            from .solve import SolveAnswer
+
+            answer = SolveAnswer(question=question, verdict=Verdict.UNKNOWN, check=None,
+                                 stopped_by=interruption(exc))
     drawn = _show_answer(answer, show, as_json, checklist=checklist_path,
                          water_borders=True if water_borders else None)
     if as_json:
