@@ -27,9 +27,14 @@ JSON output (``--json``), stable keys:
   ``certificate`` {``checked``, ``method``, ``lemmas``, ``clauses``, ``seconds``, ``detail``};
   when it fits also ``grid``, ``rows``, ``shape``, ``moves``,
   ``requirements`` -- a list of {``requirement``, ``state``, ``spelled``, ``altered``,
-  ``path``, ``cells``} -- and ``score`` (as ``score --json``).
+  ``path``, ``cells``} -- and ``score`` (as ``score --json``); ``stopped_by`` (``Ctrl-C``,
+  ``SIGTERM``, ``SIGHUP`` or null).
 * ``fit-many``: one JSON line per question, in completion order: ``id`` and either the keys of
-  ``fit --json`` plus ``worker`` (host:pid), or ``error``; after Ctrl-C a last line ``stopped``.
+  ``fit --json`` plus ``worker`` (host:pid), or ``error``; after Ctrl-C a last line ``stopped``
+  and ``stopped_by``. ``--json`` is accepted and changes nothing but bad input (a JSON object).
+* ``bound``, ``letterboxed``, ``sumsquares``, ``trackword``: ``stopped_by`` (null, or what
+  interrupted the work). Every long command stopped by Ctrl-C, SIGTERM or SIGHUP prints its
+  answer so far and exits 3 (see :mod:`exactgrid.cli_progress`).
 * ``show``: ``out``, ``format`` (svg, png, pdf), ``panels`` (the words drawn, heaviest first),
   ``omitted`` (found but not drawn), ``map`` (bool), ``chain`` (the map's chain or null),
   ``spare`` (labels of the cells no found word needs), ``seconds``. ``fit --show`` and
@@ -45,7 +50,6 @@ import contextlib
 import json
 import os
 import re
-import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -56,6 +60,7 @@ import click
 
 from . import __version__
 from .awards import default_checklist, evaluate, load_checklist
+from .cli_progress import STOPPED_EXIT, Progress, plural, progress_option
 from .data import word_list
 from .data.us import us_states
 from .finder import PATH_RULES, score
@@ -63,7 +68,7 @@ from .geometry import MOVE_RULES
 from .grid import Grid, GridError, parse_grid
 from .inputs import InputError, check_seconds, read_text_file
 from .render import checklist_dict, checklist_table, score_dict, score_text
-from .stopping import interruption, leave_signals_to_the_main_thread, stop_on_signals
+from .stopping import interruption, is_interruption, stop_on_signals
 
 if TYPE_CHECKING:
     from .encode import Encoding
@@ -117,15 +122,33 @@ class ExactgridGroup(click.Group):
                      **extra: Any) -> click.Context:
         """Parse the group's own options, with one-line errors; remember whether JSON is wanted."""
         as_json = wants_json(list(args))
-        with _one_line_errors(as_json):
+        with _stopped_without_an_answer(as_json), _one_line_errors(as_json):
             ctx = super().make_context(info_name, args, parent=parent, **extra)
         ctx.meta["exactgrid.json"] = as_json
         return ctx
 
     def invoke(self, ctx: click.Context) -> Any:
-        """Run the chosen command: the one place where bad input becomes a one-line error."""
-        with _one_line_errors(ctx.meta.get("exactgrid.json", False)):
+        """Run the chosen command: the one place where bad input becomes a one-line error, and
+        where Ctrl-C or a stop signal that no command turned into an answer ends with exit 3
+        (never click's "Aborted!", exit 1)."""
+        as_json = ctx.meta.get("exactgrid.json", False)
+        with _stopped_without_an_answer(as_json), _one_line_errors(as_json):
             return super().invoke(ctx)
+
+
+@contextmanager
+def _stopped_without_an_answer(as_json: bool) -> Iterator[None]:
+    """Ctrl-C, SIGTERM or SIGHUP before a command had an answer to give (while reading input,
+    say): one line ``stopped: interrupted (Ctrl-C) before an answer`` on stderr, or under
+    ``--json`` ``{"stopped": "interrupted (Ctrl-C)"}`` on stdout; exit status 3."""
+    try:
+        yield
+    except KeyboardInterrupt as exc:
+        if as_json:
+            click.echo(json.dumps({"stopped": f"interrupted ({interruption(exc)})"}))
+        else:
+            click.echo(f"stopped: interrupted ({interruption(exc)}) before an answer", err=True)
+        raise click.exceptions.Exit(STOPPED_EXIT) from None
 
 
 # --------------------------------------------------------------------------- shared input
@@ -435,16 +458,19 @@ def words_command(grid: str, list_name: str, min_length: int, max_length: int, s
               help="Board shape: WORD has one letter per cell.")
 @click.option("--moves", type=click.Choice(MOVE_RULES), default="king", show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
-def trackword_command(word: str, list_name: str, min_length: int, max_length: int, shape: str, moves: str,
-                      as_json: bool) -> None:
+@click.pass_context
+def trackword_command(ctx: click.Context, word: str, list_name: str, min_length: int, max_length: int, shape: str,
+                      moves: str, as_json: bool) -> None:
     """Build the grid holding WORD (one letter per cell, along a path that never visits a cell
     twice) with the most words of the list: every placement of WORD is tried, so the grid shown
-    is a proven best."""
+    is a proven best (exit 0). Ctrl-C or SIGTERM: the best of the grids scored by then (exit 3)."""
     from .geometry import Board, parse_shape
     from .puzzles.trackword import build_grid
 
     rows, cols = parse_shape(shape)
-    _answer_out(build_grid(word, list_name, min_length, max_length, Board(rows, cols, moves)), as_json)  # type: ignore[arg-type]
+    answer = build_grid(word, list_name, min_length, max_length, Board(rows, cols, moves))  # type: ignore[arg-type]
+    _answer_out(answer, as_json)
+    ctx.exit(STOPPED_EXIT if answer.stopped_by else 0)
 
 
 @cli.command("letterboxed")
@@ -459,22 +485,28 @@ def trackword_command(word: str, list_name: str, min_length: int, max_length: in
 @click.option("--backend", default=None, metavar="NAME", help="Backend for the ILP (default cbc).")
 @click.option("--time-limit", type=Seconds(), default=60.0, show_default=True, metavar="SECONDS",
               help="For the ILP: UNKNOWN after this long.")
+@progress_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 @click.pass_context
 def letterboxed_command(ctx: click.Context, box: str, max_words: int | None, list_name: str, method: str,
-                        backend: str | None, time_limit: float, as_json: bool) -> None:
+                        backend: str | None, time_limit: float, progress: bool | None, as_json: bool) -> None:
     """Solve NYT Letter Boxed: BOX is its sides, e.g. "vro wal eth bdi" (any number of sides of
     equal length, all letters different). Prints a solution with the fewest words, proven
-    fewest (exit 0); none within --max-words, proven (exit 1); or unknown at the time limit (exit 3).
+    fewest (exit 0); none within --max-words, proven (exit 1); or unknown at the time limit or
+    on Ctrl-C or SIGTERM, with what was shown by then (exit 3).
     Words have 3+ letters, consecutive letters from different sides, each word starts with the
     last letter of the one before, and every letter is used."""
     from .data import word_list
     from .puzzles.letterboxed import solve_letter_boxed
 
-    answer = solve_letter_boxed(box, word_list(list_name), max_words, method, backend,  # type: ignore[arg-type]
-                                time_limit)
+    dictionary = word_list(list_name)
+    news = {"search": "breadth-first search", "ilp": f"ILP on {backend or 'cbc'}",
+            "both": f"search, then ILP on {backend or 'cbc'}"}[method]
+    with Progress("letterboxed", None if method == "search" else time_limit, progress, news):
+        answer = solve_letter_boxed(box, dictionary, max_words, method, backend, time_limit)  # type: ignore[arg-type]
     _answer_out(answer, as_json)
-    ctx.exit(0 if answer.solved and answer.proven else 1 if answer.proven else 3)
+    ctx.exit(STOPPED_EXIT if answer.stopped_by else 0 if answer.solved and answer.proven else 1 if answer.proven
+             else 3)
 
 
 PUZZLE_EXIT = {"optimal": 0, "best found": 3, "none": 3}
@@ -490,18 +522,22 @@ PUZZLE_EXIT = {"optimal": 0, "best found": 3, "none": 3}
               help="Backend for the integer programme: cbc (default), highs, cpsat.")
 @click.option("--time-limit", type=Seconds(), default=60.0, show_default=True, metavar="SECONDS",
               help="Per method: the best grid found and a bound after this long.")
+@progress_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 @click.pass_context
 def sumsquares_command(ctx: click.Context, n: int, method: str, backend: str | None, time_limit: float,
-                       as_json: bool) -> None:
+                       progress: bool | None, as_json: bool) -> None:
     """Jane Street's Sum of Squares: an n x n grid of digits where row i, read as a number, is
     divisible by i and column j by n + j, with the largest digit sum, proven optimal (exit 0),
-    or the best found with a bound (exit 3)."""
+    or the best found with a bound (exit 3; also on Ctrl-C or SIGTERM, with what was found by then)."""
     from .puzzles.sumsquares import solve_sum_of_squares
 
-    answer = solve_sum_of_squares(n, method, backend, time_limit)  # type: ignore[arg-type]
+    news = {"dp": "the dynamic programme", "ilp": f"the ILP on {backend or 'cbc'}",
+            "both": f"the ILP on {backend or 'cbc'}, then the dynamic programme"}[method]
+    with Progress("sumsquares", time_limit * (2 if method == "both" else 1), progress, news):
+        answer = solve_sum_of_squares(n, method, backend, time_limit)  # type: ignore[arg-type]
     _answer_out(answer, as_json)
-    ctx.exit(PUZZLE_EXIT[answer.status])
+    ctx.exit(STOPPED_EXIT if answer.stopped_by else PUZZLE_EXIT[answer.status])
 
 
 # --------------------------------------------------------------------------- fit and backends
@@ -565,8 +601,7 @@ def _read_cells(text: str | None) -> str | None:
 @click.option("--write-wcnf", metavar="FILE", default=None, help="Also write the model as WCNF.")
 @click.option("--write-lp", metavar="FILE", default=None, help="Also write the model as an LP file.")
 @click.option("--write-mps", metavar="FILE", default=None, help="Also write the model as an MPS file.")
-@click.option("--progress/--no-progress", default=None,
-              help="A ticking progress line on stderr (default: when stderr is a terminal).")
+@progress_option
 @show_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 @click.pass_context
@@ -615,14 +650,16 @@ def fit_command(ctx: click.Context, requirements: tuple[str, ...], instance: str
     _can_draw(show)
     started = time.monotonic()
     encoding = None
+    stopped_by: str | None = None
     try:
-        with _ticker(f"solving with {solver.name}", time_limit,
-                     enabled=_stderr_is_terminal() if progress is None else progress):
+        with Progress("fit", time_limit, progress, f"solving with {solver.name}") as shown:
             found = None
             if local_search > 0:
                 from .solve.fitting import search_for_fit
 
+                shown.news(f"local search, then solving with {solver.name}")
                 found = search_for_fit(spec, min(local_search, time_limit), seed=seed)
+                shown.news(f"solving with {solver.name}")
             try:
                 encoding = encode(spec, deadline=started + time_limit)
             except EncodingTimeout as exc:
@@ -637,27 +674,34 @@ def fit_command(ctx: click.Context, requirements: tuple[str, ...], instance: str
                     answer = fit(spec, backend=solver, time_limit=left, seed=seed, encoding=encoding,
                                  explain=explain, counting=counting)
     except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM/SIGHUP (see exactgrid.stopping)
-        answer = FitAnswer(Verdict.UNKNOWN, spec, backend=solver.name, detail=f"interrupted ({interruption(exc)})",
+        stopped_by = interruption(exc)
+        answer = FitAnswer(Verdict.UNKNOWN, spec, backend=solver.name, detail=f"interrupted ({stopped_by})",
                            model_size=model_size(encoding.model) if encoding else ModelSize())
     answer = replace(answer, seconds=time.monotonic() - started)
     certificate = None
     if certify and answer.verdict == Verdict.DOES_NOT_FIT:
         from .prove.certify import certify_counting, certify_refutation
 
-        if answer.counting is not None and answer.counting.status == "refuted":
-            certificate = certify_counting(spec, answer.counting, time_limit)
-        else:
-            certificate = certify_refutation(spec, time_limit, encoding)
+        try:
+            with Progress("fit --certify", time_limit, progress, "checking the refutation's proof"):
+                if answer.counting is not None and answer.counting.status == "refuted":
+                    certificate = certify_counting(spec, answer.counting, time_limit)
+                else:
+                    certificate = certify_refutation(spec, time_limit, encoding)
+        except KeyboardInterrupt as exc:  # the verdict stands, uncertified
+            stopped_by = interruption(exc)
+            answer = replace(answer, detail=f"{answer.detail}; --certify interrupted ({stopped_by})".lstrip("; "))
     drawn = _show_answer(answer, show, as_json, checklist=checklist_path,
                          water_borders=True if water_borders else None)
     if as_json:
         extra = {"picture": drawn} if drawn else {}
-        _print_json({**fit_dict(answer), **extra, **({"certificate": certificate.to_dict()} if certificate else {})})
+        _print_json({**fit_dict(answer), **extra, **({"certificate": certificate.to_dict()} if certificate else {}),
+                     "stopped_by": stopped_by})
     else:
         click.echo(fit_text(answer))
         if certificate is not None:
             click.echo(certificate.text())
-    ctx.exit(FIT_EXIT[answer.verdict])
+    ctx.exit(STOPPED_EXIT if stopped_by else FIT_EXIT[answer.verdict])
 
 
 @cli.command("bound")
@@ -700,8 +744,7 @@ def fit_command(ctx: click.Context, requirements: tuple[str, ...], instance: str
 @click.option("--scheduler", metavar="ADDRESS", default=None,
               help="Run the worker searches on the Dask cluster whose scheduler is at ADDRESS; "
                    "needs pip install 'exactgrid[dask]'.")
-@click.option("--progress/--no-progress", default=None,
-              help="Show the bound as it falls on stderr (default: when stderr is a terminal).")
+@progress_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 @click.pass_context
 def bound_command(ctx: click.Context, requirements: tuple[str, ...], optional: tuple[str, ...],
@@ -733,15 +776,23 @@ def bound_command(ctx: click.Context, requirements: tuple[str, ...], optional: t
                               allow_empty=True)
     question = _with_awards(question, checklist_path, award, water_borders)
     if method == "relaxation":
-        from .prove.counting import count_question
+        from .prove.counting import CountingAnswer, count_question
 
-        answer: Any = count_question(question, backend or "highs", time_limit)
+        started = time.monotonic()
+        try:
+            with Progress("bound", time_limit, progress, f"the counting relaxation on {backend or 'highs'}"):
+                answer: Any = count_question(question, backend or "highs", time_limit)
+        except KeyboardInterrupt as exc:
+            answer = CountingAnswer("open", None, backend or "highs", time.monotonic() - started,
+                                    f"interrupted ({interruption(exc)}) before the relaxation was solved")
+            stopped_by: str | None = interruption(exc)
+        else:
+            stopped_by = None
     else:
         from .backends import get_backend
         from .prove.bound import bound
 
         get_backend("highs")  # one clear line when highspy is missing
-        terminal = _stderr_is_terminal()
         executor, close = None, None
         if scheduler is not None:
             from .pool import dask_client, dask_threads
@@ -749,8 +800,7 @@ def bound_command(ctx: click.Context, requirements: tuple[str, ...], optional: t
             client = dask_client(scheduler)
             executor, close = client.get_executor(), client.close
             workers = workers or 1 + dask_threads(client)
-        with contextlib.ExitStack() as stack, \
-                _SolveReport(None, False, terminal if progress is None else progress, terminal) as report:
+        with contextlib.ExitStack() as stack, Progress("bound", time_limit, progress, "no bound yet") as shown:
             if close is not None:
                 stack.callback(close)
             state = {"bound": None, "rounds": 0, "cores": 0}
@@ -762,17 +812,27 @@ def bound_command(ctx: click.Context, requirements: tuple[str, ...], optional: t
                 if round_ is not None:
                     state["rounds"] = round_
                     state["cores"] += core is not None
-                shown = "none yet" if state["bound"] is None else f"{state['bound']:,}"
-                report.show_line(f"bound {shown} after {time.monotonic() - started:.0f} s, round {state['rounds']}, "
-                                 f"{state['cores']} cuts (Ctrl-C keeps the best bound)")
+                best = "no bound yet" if state["bound"] is None else f"bound {state['bound']:,}"
+                shown.news(f"{best}, round {state['rounds']}, {plural(state['cores'] or 0, 'cut')}")
 
-            started = time.monotonic()
-            answer = bound(question, time_limit, on_bound=lambda v, s: heard(v, s),
-                           on_round=lambda r, c: heard(round_=r, core=c), certify=certify,
-                           certify_seconds=time_limit, triples=triples, cores_per_round=cores_per_round,
-                           workers=workers or 1, executor=executor, exact=exact, exact_seconds=exact_seconds)
-    _answer_out(answer, as_json)
-    ctx.exit(3 if answer.status == "open" else 0)
+            try:
+                answer = bound(question, time_limit, on_bound=lambda v, s: heard(v, s),
+                               on_round=lambda r, c: heard(round_=r, core=c), certify=certify,
+                               certify_seconds=time_limit, triples=triples, cores_per_round=cores_per_round,
+                               workers=workers or 1, executor=executor, exact=exact, exact_seconds=exact_seconds)
+            except KeyboardInterrupt as exc:  # before bound() could catch it itself
+                from .prove.bound import BoundAnswer
+
+                answer = BoundAnswer("open", None, sum(question.scoring_weights().values()),
+                                     seconds=time.monotonic() - shown.started,
+                                     detail=f"interrupted ({interruption(exc)}) before the first bound",
+                                     stopped_by=interruption(exc))
+        stopped_by = answer.stopped_by
+    if as_json:
+        _print_json({**answer.to_dict(), "stopped_by": stopped_by})
+    else:
+        click.echo(answer.text())
+    ctx.exit(STOPPED_EXIT if stopped_by or answer.status == "open" else 0)
 
 
 def _write_exports(encoding: Encoding, **paths: str | None) -> None:
@@ -787,42 +847,6 @@ def _write_exports(encoding: Encoding, **paths: str | None) -> None:
                 writers[key](encoding.model, path)
             except OSError as exc:
                 raise BadInput(f"cannot write {path!r}: {exc.strerror or exc}") from None
-
-
-@contextmanager
-def _ticker(label: str, time_limit: float, enabled: bool) -> Iterator[None]:
-    """On a terminal, a stderr line counting the seconds while the body runs (cleared after)."""
-    if not enabled:
-        yield
-        return
-    stream = click.get_text_stream("stderr")
-    done = threading.Event()
-    started = time.monotonic()
-
-    def tick() -> None:
-        leave_signals_to_the_main_thread()
-        while not done.wait(0.5):
-            try:
-                stream.write(f"\r{label}: {time.monotonic() - started:5.1f} s of {time_limit:g} s (Ctrl-C gives up)")
-                stream.flush()
-            except OSError:  # the terminal is gone (SIGHUP follows)
-                return
-
-    thread = threading.Thread(target=tick, daemon=True)
-    thread.start()
-    try:
-        yield
-    finally:
-        done.set()
-        thread.join()
-        with contextlib.suppress(OSError):
-            stream.write("\r\033[K")
-            stream.flush()
-
-
-def _stderr_is_terminal() -> bool:
-    stream = click.get_text_stream("stderr")
-    return bool(getattr(stream, "isatty", lambda: False)())
 
 
 SOLVE_EXIT = {"fits": 0, "unknown": 3}
@@ -845,7 +869,7 @@ SOLVE_EXIT = {"fits": 0, "unknown": 3}
 @click.option("--words", "words", metavar="FILE|us-states", default=None,
               help="Word list: a file (one word a line, or word,weight as CSV/TSV) or us-states (default).")
 @click.option("--time-limit", type=Seconds(), default=60.0, show_default=True, metavar="SECONDS",
-              help="Stop after this long with the best grid so far (so do Ctrl-C and SIGTERM).")
+              help="Stop after this long with the best grid so far (Ctrl-C and SIGTERM too, with exit 3).")
 @click.option("--workers", type=click.IntRange(min=1), default=None, metavar="N",
               help="Search threads (default: one per core).")
 @click.option("--seed", type=click.IntRange(0, 2**31 - 1), default=0, show_default=True)
@@ -857,8 +881,7 @@ SOLVE_EXIT = {"fits": 0, "unknown": 3}
                    "cells; improving it first when one does). K = 3 takes about a minute on 5x5.")
 @click.option("--certify-time-limit", type=Seconds(), default=None, metavar="SECONDS",
               help="Time for --certify-window (default: --time-limit again).")
-@click.option("--progress/--no-progress", default=None,
-              help="Live progress on stderr (default: a status line on a terminal, plain lines otherwise).")
+@progress_option
 @show_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 @click.pass_context
@@ -870,8 +893,9 @@ def solve_command(ctx: click.Context, requirements: tuple[str, ...], forbid: tup
                   show: str | None, as_json: bool) -> None:
     """The highest-scoring grid found in --time-limit: every word of the list scores its weight
     (population); REQUIREMENTs, --forbid, --cells, --min-score/--min-count and the awards asked
-    for (--award, --checklist) are hard constraints. Prints the best grid like 'score', with its
-    checklist (exit 0), or UNKNOWN when no grid met the constraints (exit 3).
+    for (--award, --checklist) are hard constraints. Prints the best grid like 'score', with the
+    checklist asked for (exit 0), or UNKNOWN when no grid met the constraints (exit 3). Ctrl-C or
+    SIGTERM stop it with the best grid so far (exit 3).
     """
     from .question import build_question, choose_checklist
     from .render import solve_dict, solve_text
@@ -883,35 +907,40 @@ def solve_command(ctx: click.Context, requirements: tuple[str, ...], forbid: tup
     checklist = choose_checklist(checklist_path, award)
     start_grid = read_grid_argument(start, shape, moves) if start is not None else None
     _can_draw(show)
-    report = _SolveReport(out, question.words.name == us_states().name,
-                          _stderr_is_terminal() if progress is None else progress, _stderr_is_terminal())
-    with report:
-        answer = solve(question, checklist=checklist, water_borders=True if water_borders else None,
-                       time_limit=time_limit, workers=workers, seed=seed, start=start_grid,
-                       certify_window=certify_window, certify_time_limit=certify_time_limit,
-                       on_improvement=report.improvement, on_certify_progress=report.certifying,
-                       on_progress=report.progress)
+    certifying = 0.0 if certify_window is None else time_limit if certify_time_limit is None else certify_time_limit
+    with _SolveReport(out, question.words.name == us_states().name) as report, \
+            Progress("solve", time_limit + certifying, progress, "starting the search") as shown:
+        report.shown = shown
+        try:
+            answer = solve(question, checklist=checklist, water_borders=True if water_borders else None,
+                           time_limit=time_limit, workers=workers, seed=seed, start=start_grid,
+                           certify_window=certify_window, certify_time_limit=certify_time_limit,
+                           on_improvement=report.improvement, on_certify_progress=report.certifying,
+                           on_progress=report.progress)
+        except KeyboardInterrupt as exc:  # before the search began, or while certifying: no answer object
+            from .question import Verdict
+            from .solve import SolveAnswer
+
+            answer = SolveAnswer(question=question, verdict=Verdict.UNKNOWN, check=None,
+                                 stopped_by=interruption(exc))
     drawn = _show_answer(answer, show, as_json, checklist=checklist_path,
                          water_borders=True if water_borders else None)
     if as_json:
         _print_json({**solve_dict(answer), **({"picture": drawn} if drawn else {})})
     else:
         click.echo(solve_text(answer))
-    ctx.exit(SOLVE_EXIT[answer.verdict])
+    ctx.exit(STOPPED_EXIT if is_interruption(answer.stopped_by) else SOLVE_EXIT[answer.verdict])
 
 
 class _SolveReport:
     """Where a search's news goes: improvements to the --out file (JSON lines), progress to
-    stderr (one status line rewritten in place on a terminal, plain lines otherwise)."""
+    the command's :class:`~exactgrid.cli_progress.Progress` line (set ``shown``)."""
 
-    def __init__(self, out: str | None, us: bool, show: bool, terminal: bool) -> None:
+    def __init__(self, out: str | None, us: bool) -> None:
         self.path = out
         self.us = us
-        self.show = show
-        self.terminal = terminal
         self.file: Any = None
-        self.stream = click.get_text_stream("stderr")
-        self.last_plain = 0.0
+        self.shown: Progress | None = None
 
     def __enter__(self) -> _SolveReport:
         if self.path is not None:
@@ -924,10 +953,6 @@ class _SolveReport:
     def __exit__(self, *exc: object) -> None:
         if self.file is not None:
             self.file.close()
-        if self.show and self.terminal:
-            with contextlib.suppress(OSError):
-                self.stream.write("\r\033[K")
-                self.stream.flush()
 
     def awards(self, words: Any, total: int) -> list[str]:
         """The default checklist's items that a set of found states meets (US states only)."""
@@ -949,29 +974,15 @@ class _SolveReport:
 
     def certifying(self, done: int, windows: int) -> None:
         """Show how far --certify-window has got."""
-        self.show_line(f"certifying: {done:,} of {windows:,} windows asked or covered by a core")
+        if self.shown is not None:
+            self.shown.news(f"certifying: {done:,} of {plural(windows, 'window')} asked or covered by a core")
 
     def progress(self, stats: Any) -> None:
         """Show how the search is going."""
         from .render import search_progress_line
 
-        if self.show:
-            self.show_line(search_progress_line(stats, self.awards(stats.best_found, stats.best_score or 0)))
-
-    def show_line(self, line: str) -> None:
-        """One status line on stderr: in place on a terminal, else plain, at most every 10 s."""
-        if not self.show:
-            return
-        with contextlib.suppress(OSError):
-            if self.terminal:
-                self.stream.write("\r\033[K" + line)
-            else:
-                now = time.monotonic()
-                if now - self.last_plain < 10:
-                    return
-                self.last_plain = now
-                self.stream.write(line + "\n")
-            self.stream.flush()
+        if self.shown is not None and self.shown.enabled:
+            self.shown.news(search_progress_line(stats, self.awards(stats.best_found, stats.best_score or 0)))
 
 
 @cli.command("fit-many")
@@ -987,12 +998,14 @@ class _SolveReport:
               help="Run on the Dask cluster whose scheduler is at ADDRESS (e.g. tcp://host:8786); "
                    "needs pip install 'exactgrid[dask]'.")
 @click.option("--seed", type=click.IntRange(0, 2**31 - 1), default=0, show_default=True)
-@click.option("--progress/--no-progress", default=None,
-              help="A progress line on stderr (default: when stderr is a terminal).")
+@progress_option
+@click.option("--json", "as_json", is_flag=True,
+              help="Accepted for uniformity: the answers are JSON lines anyway (and bad input is then a JSON "
+                   "object on stdout, as for every command).")
 @click.pass_context
 def fit_many_command(ctx: click.Context, questions_file: str, backend: str | None, time_limit: float,
                      total_time_limit: float | None, workers: int | None, scheduler: str | None, seed: int,
-                     progress: bool | None) -> None:
+                     progress: bool | None, as_json: bool) -> None:
     """Answer every question of FILE.jsonl (one JSON object a line: the keys of a TOML instance
     file plus an optional "id"; "-" reads stdin), in parallel, printing one JSON line per answer
     in completion order: id, verdict, grid, seconds and the rest of 'fit --json', or id and
@@ -1008,34 +1021,30 @@ def fit_many_command(ctx: click.Context, questions_file: str, backend: str | Non
     text = click.get_text_stream("stdin").read() if questions_file == "-" else read_text_file(
         questions_file, "questions file")
     executor, close = dask_executor(scheduler) if scheduler else (None, lambda: None)
-    show = _stderr_is_terminal() if progress is None else progress
     counts = {"fits": 0, "does not fit": 0, "unknown": 0, "error": 0}
-    started = time.monotonic()
     status = 0
     try:
-        stream = fit_many(read_questions(text.splitlines(), questions_file), backend=backend, time_limit=time_limit,
-                          total_time_limit=total_time_limit, workers=workers, executor=executor, seed=seed)
-        for item in stream:
-            if item.answer is None:
-                counts["error"] += 1
-                status = max(status, 3 if str(item.error).startswith("not answered") else 2)
-                line = {"id": item.id, "error": item.error}
-            else:
-                counts[item.answer.verdict.value] += 1
-                status = max(status, 3 if item.answer.verdict == "unknown" else 0)
-                line = {"id": item.id, **fit_dict(item.answer), "worker": item.worker}
-            click.echo(json.dumps(line))
-            if show:
+        with Progress("fit-many", total_time_limit, progress, "0 answered") as shown:
+            stream = fit_many(read_questions(text.splitlines(), questions_file), backend=backend,
+                              time_limit=time_limit, total_time_limit=total_time_limit, workers=workers,
+                              executor=executor, seed=seed)
+            for item in stream:
+                if item.answer is None:
+                    counts["error"] += 1
+                    status = max(status, 3 if str(item.error).startswith("not answered") else 2)
+                    line = {"id": item.id, "error": item.error}
+                else:
+                    counts[item.answer.verdict.value] += 1
+                    status = max(status, 3 if item.answer.verdict == "unknown" else 0)
+                    line = {"id": item.id, **fit_dict(item.answer), "worker": item.worker}
+                click.echo(json.dumps(line))
                 summary = ", ".join(f"{key} {value}" for key, value in counts.items() if value)
-                click.echo(f"\r{sum(counts.values())} answered ({summary}), {time.monotonic() - started:.1f} s",
-                           err=True, nl=False)
+                shown.news(f"{sum(counts.values())} answered ({summary})")
     except KeyboardInterrupt as exc:
-        click.echo(json.dumps({"stopped": f"interrupted ({interruption(exc)})"}))
-        status = 3
+        click.echo(json.dumps({"stopped": f"interrupted ({interruption(exc)})", "stopped_by": interruption(exc)}))
+        status = STOPPED_EXIT
     finally:
         close()
-        if show:
-            click.echo("", err=True)
     ctx.exit(status)
 
 

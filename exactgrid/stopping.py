@@ -88,3 +88,9 @@ def pysat_leaves_sigint_to_python() -> Iterator[None]:
         yield
     finally:
         MainThread.check = check  # type: ignore[method-assign]
+
+
+def is_interruption(stopped_by: str | None) -> bool:
+    """Whether ``stopped_by`` (what :func:`interruption` gives) names Ctrl-C or a stop signal,
+    rather than a time limit or the end of the work."""
+    return stopped_by in ("Ctrl-C", *(sig.name for sig in STOP_SIGNALS))

@@ -82,7 +82,7 @@ def test_a_refutation_by_cores_is_certified():
     for spec in refuted:
         answer = bound(spec, time_limit=None, certify=True, certify_seconds=None)
         assert answer.status == "refuted" and answer.cores
-        assert answer.confirmation.startswith(f"certified: {len(answer.cores)} cores"), answer.confirmation
+        assert answer.confirmation.startswith(f"certified: {len(answer.cores)} core"), answer.confirmation
     question = load_instance(FIT / "4x4_new4_exact.toml").question  # its proofs take the checker minutes
     answer = bound(question, time_limit=None, certify=True, certify_seconds=0.5)
     assert answer.status == "refuted" and answer.confirmation.startswith("not certified:")

@@ -223,7 +223,7 @@ def test_answer_as_dict_and_text(words):
     answer = solve_letter_boxed("xoy tws apv kri", words)
     data = json.loads(json.dumps(answer.to_dict()))
     assert list(data) == ["box", "sides", "words", "fewest", "letters", "proven", "how", "method", "max_words",
-                          "playable", "seconds"]
+                          "playable", "seconds", "stopped_by"]
     assert data["box"] == "XOY TWS APV KRI" and data["fewest"] == 3 and data["words"] == list(answer.words)
     text = answer.text()
     assert "fewest words: 3 (proven fewest)" in text and " - ".join(answer.words) in text

@@ -98,7 +98,7 @@ def test_a_signal_ends_the_search_with_the_best_grid(signum: int, tmp_path) -> N
     finally:
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
-    assert process.returncode == 0
+    assert process.returncode == 3
     data = json.loads(stdout)
     assert data["search"]["stopped_by"] == ("Ctrl-C" if signum == signal.SIGINT else "SIGTERM")
     assert eg.score(data["grid"]).total == data["total"]

@@ -59,6 +59,8 @@ class BoundAnswer:
     limits, from the question's exact model)."""
     grid: Grid | None = None
     """With ``optimal``: a grid scoring the bound, checked by the finder."""
+    stopped_by: str | None = None
+    """What interrupted the work (``Ctrl-C``, ``SIGTERM``, ``SIGHUP``), or None."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready."""
@@ -67,7 +69,7 @@ class BoundAnswer:
                 "trajectory": [[round(s, 2), b] for s, b in self.trajectory],
                 "cores": [c.to_dict() for c in self.cores], "word_cores": [c.to_dict() for c in self.word_cores],
                 "grid": self.grid.letters if self.grid else None, "detail": self.detail,
-                "confirmation": self.confirmation}
+                "confirmation": self.confirmation, "stopped_by": self.stopped_by}
 
     def text(self) -> str:
         """What ``exactgrid bound`` prints."""
@@ -172,15 +174,17 @@ def bound(question: Question, time_limit: float | None = 60.0,
         if own_pool is not None:
             stop_pool(own_pool)
         return BoundAnswer("open", None, progress.total, seconds=time.monotonic() - started,
-                           detail=f"interrupted ({interruption(exc)}) before the first bound")
+                           detail=f"interrupted ({interruption(exc)}) before the first bound",
+                           stopped_by=interruption(exc))
     rounds = 0
     word_cores: list[WordCore] = []
 
-    def answer(status: str, detail: str, interrupted: bool = False, grid: Grid | None = None) -> BoundAnswer:
+    def answer(status: str, detail: str, interrupted: str | None = None, grid: Grid | None = None) -> BoundAnswer:
         result = BoundAnswer(status, None if status == "refuted" else progress.bound, progress.total,
                              tuple(cutter.cores) if cutter else (), rounds, cutter.renamed if cutter else 0,
                              time.monotonic() - started, tuple(progress.trajectory),
-                             detail + without_cores + _failures(cutter), word_cores=tuple(word_cores), grid=grid)
+                             detail + without_cores + _failures(cutter), word_cores=tuple(word_cores), grid=grid,
+                             stopped_by=interrupted)
         if certify and not interrupted and cutter is not None:
             from .certify import confirm_bound
 
@@ -263,7 +267,7 @@ def bound(question: Question, time_limit: float | None = 60.0,
     except KeyboardInterrupt as exc:
         from ..stopping import interruption
 
-        return answer("open", f"{relaxation}: interrupted ({interruption(exc)})", interrupted=True)
+        return answer("open", f"{relaxation}: interrupted ({interruption(exc)})", interrupted=interruption(exc))
     finally:
         if cutter is not None:
             cutter.close()

@@ -106,7 +106,8 @@ def certify_counting(question: Question, counted: CoreRefutation, time_limit: fl
     started = time.monotonic()
     deadline = None if time_limit is None else started + check_seconds(time_limit)
     method = (f"DRUP proofs from CaDiCaL ({PROOF_SOLVER}), checked by exactgrid.prove.drup, of "
-              f"{len(counted.cuts)} cores and of the counting relaxation with their cuts")
+              f"{len(counted.cuts)} core{'' if len(counted.cuts) == 1 else 's'} and of the counting relaxation "
+              "with their cuts")
     if counted.status != "refuted":
         return Certificate(False, method, detail="counting did not refute this question")
     counting = counting_model(question, objective=False, tight=False)
@@ -196,7 +197,8 @@ def confirm_bound(answer: BoundAnswer, model: BoolModel, cuts: list[tuple[int, .
     lemmas += checked.lemmas
     claim = "no solution" if answer.status == "refuted" else f"no score above {answer.bound:,}"
     return replace(answer, confirmation=(
-        f"certified: {len(answer.cores)} cores, {len(answer.word_cores)} word count cores and the relaxation "
+        f"certified: {len(answer.cores)} core{'' if len(answer.cores) == 1 else 's'}, {len(answer.word_cores)} "
+        f"word count core{'' if len(answer.word_cores) == 1 else 's'} and the relaxation "
         f"with its cuts ({claim}) refuted again by "
         f"CaDiCaL; {lemmas:,} DRUP lemmas, every step checked by exactgrid.prove.drup "
         f"({time.monotonic() - started:.2f} s)"))

@@ -59,6 +59,7 @@ from ..geometry import Board
 from ..grid import Grid, parse_grid
 from ..inputs import InputError, check_seconds, check_whole
 from ..model import BoolModel
+from ..stopping import interruption
 from ..words import WordList
 
 MIN_LENGTH = 3
@@ -425,6 +426,8 @@ class LetterBoxedAnswer:
     solution exists (at all, or within ``max_words`` -- ``how`` says which); False when a time
     limit cut the proof short. ``how`` is one line saying what was shown and how; ``playable``
     counts the playable words of the list; ``seconds`` is wall time (after the list is loaded).
+    ``stopped_by`` names what interrupted the work (``Ctrl-C``, ``SIGTERM``, ``SIGHUP``; the
+    answer is then what was shown by then), or is None.
     """
 
     box: LetterBox
@@ -436,6 +439,7 @@ class LetterBoxedAnswer:
     seconds: float
     playable: int
     max_words: int | None = None
+    stopped_by: str | None = None
 
     @property
     def solved(self) -> bool:
@@ -449,7 +453,8 @@ class LetterBoxedAnswer:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict with stable keys: ``box`` (text), ``sides``, ``words``, ``fewest``,
-        ``letters``, ``proven``, ``how``, ``method``, ``max_words``, ``playable``, ``seconds``."""
+        ``letters``, ``proven``, ``how``, ``method``, ``max_words``, ``playable``, ``seconds``,
+        ``stopped_by``."""
         return {
             "box": str(self.box),
             "sides": list(self.box.sides),
@@ -462,6 +467,7 @@ class LetterBoxedAnswer:
             "max_words": self.max_words,
             "playable": self.playable,
             "seconds": round(self.seconds, 4),
+            "stopped_by": self.stopped_by,
         }
 
     def text(self) -> str:
@@ -474,7 +480,8 @@ class LetterBoxedAnswer:
             within = f" within {_count(self.max_words, 'word')}" if self.max_words else ""
             head, body = f"fewest words: no solution{within} (proven)", "solution: none"
         else:
-            head, body = "fewest words: unknown (the time limit came first)", "solution: none found"
+            why = f"interrupted ({self.stopped_by})" if self.stopped_by else "the time limit came first"
+            head, body = f"fewest words: unknown ({why})", "solution: none found"
         return "\n".join([
             f"Letter Boxed {self.box.describe()}",
             head,
@@ -896,19 +903,24 @@ class _Search:
     rounds: int
     states: int
     exhausted: bool
+    stopped_by: str | None = None
 
 
 def _search(box: LetterBox, edges: _Edges, limit: int | None) -> _Search:
-    """Rounds of 1, 2, ... words (up to ``limit``) until one finds a solution or none defers a state."""
+    """Rounds of 1, 2, ... words (up to ``limit``) until one finds a solution or none defers a state.
+    Ctrl-C (or a stop signal) ends it with what the finished rounds showed."""
     k, states = 0, 0
-    while limit is None or k < limit:
-        k += 1
-        round_ = _deepening_round(edges, box, k)
-        states = round_.states
-        if len(round_.levels) == k and len(round_.levels[-1]):
-            return _Search(_best_sequence(round_.levels, edges), k, states, False)
-        if not round_.deferred:
-            return _Search((), k, states, True)
+    try:
+        while limit is None or k < limit:
+            k += 1
+            round_ = _deepening_round(edges, box, k)
+            states = round_.states
+            if len(round_.levels) == k and len(round_.levels[-1]):
+                return _Search(_best_sequence(round_.levels, edges), k, states, False)
+            if not round_.deferred:
+                return _Search((), k, states, True)
+    except KeyboardInterrupt as exc:
+        return _Search((), k, states, False, interruption(exc))
     return _Search((), k, states, False)
 
 
@@ -935,20 +947,24 @@ def solve_by_search(box: LetterBox | str, words: Words = None, max_words: int | 
     reduced = dominant_edges(playable, "shortest")
     pool = f"{_count(len(playable), 'playable word')}, {len(reduced):,} after dominance"
     missing = _missing_letters(box, playable)
+    stopped_by = None
     if missing:
         found, detail = (), f"no solution at all: no playable word uses {' '.join(missing)} ({pool})"
     else:
         result = _search(box, _edges(box, reduced), limit)
-        found, detail = result.words, _search_detail(result, pool)
+        found, detail, stopped_by = result.words, _search_detail(result, pool), result.stopped_by
     how = f"breadth-first search over (last letter, letters covered), deepening by words: {detail}"
-    answer = LetterBoxedAnswer(box, found, len(found) or None, True, how, "search",
-                               time.perf_counter() - started, len(playable), limit)
+    answer = LetterBoxedAnswer(box, found, len(found) or None, stopped_by is None, how, "search",
+                               time.perf_counter() - started, len(playable), limit, stopped_by)
     return _refereed(answer, dictionary)
 
 
 def _search_detail(result: _Search, pool: str) -> str:
     """What the search showed, for ``how``."""
     k = result.rounds
+    if result.stopped_by:
+        shorter = f"no solution of fewer than {_count(k, 'word')}, then " if k > 1 else ""
+        return f"{shorter}interrupted ({result.stopped_by}) in the round of {_count(k, 'word')} ({pool})"
     if result.words:
         shorter = f"no solution of fewer than {_count(k, 'word')}; " if k > 1 else ""
         return f"{shorter}a {k}-word solution at depth {k} ({pool}; {result.states:,} states in the last round)"
@@ -1031,10 +1047,17 @@ def solve_by_ilp(box: LetterBox | str, words: Words = None, max_words: int | Non
     steps: list[str] = []
     found: tuple[str, ...] = ()
     proven = True
+    stopped_by = None
     for k in ([] if missing else range(1, limit + 1)):
-        chain = chain_model(box, reduced, k)
-        remaining = max(0.0, budget - (time.perf_counter() - started))
-        result = solver.solve(chain.model, time_limit=remaining, seed=seed)
+        try:
+            chain = chain_model(box, reduced, k)
+            remaining = max(0.0, budget - (time.perf_counter() - started))
+            result = solver.solve(chain.model, time_limit=remaining, seed=seed)
+        except KeyboardInterrupt as exc:  # Ctrl-C or a stop signal: what the finished k showed
+            stopped_by = interruption(exc)
+            steps.append(f"k={k} interrupted ({stopped_by})")
+            proven = False
+            break
         if result.status == Status.UNSAT:
             steps.append(f"k={k} infeasible")
             continue
@@ -1052,7 +1075,7 @@ def solve_by_ilp(box: LetterBox | str, words: Words = None, max_words: int | Non
     how = (f"ILP ({solver.name}) over {_count(len(reduced), 'dominance-reduced word')} "
            f"of {len(playable):,} playable: {detail}")
     answer = LetterBoxedAnswer(box, found, len(found) or None, proven, how, f"ilp ({solver.name})",
-                               time.perf_counter() - started, len(playable), limit)
+                               time.perf_counter() - started, len(playable), limit, stopped_by)
     return _refereed(answer, dictionary)
 
 
@@ -1088,10 +1111,12 @@ def solve_letter_boxed(box_or_text: LetterBox | str | Sequence[str], words: Word
     if method == "ilp":
         return solve_by_ilp(box, dictionary, max_words, backend, time_limit)
     search = solve_by_search(box, dictionary, max_words)
+    if search.stopped_by:
+        return search
     ilp = solve_by_ilp(box, dictionary, max_words or search.fewest, backend, time_limit)
     if ilp.proven and ilp.fewest != search.fewest:
-        raise AssertionError(f"the solvers disagree on {box}: search says {search.fewest} words "
+        raise AssertionError(f"the solvers disagree on {box}: search says {search.fewest} word(s) "
                              f"({search.how}); ILP says {ilp.fewest} ({ilp.how})")
     how = f"{search.how}; and {ilp.how}" + ("" if ilp.proven else " (the ILP did not finish: no cross-check)")
     return LetterBoxedAnswer(box, search.words, search.fewest, search.proven, how, f"both (search, {ilp.method})",
-                             search.seconds + ilp.seconds, search.playable, max_words)
+                             search.seconds + ilp.seconds, search.playable, max_words, ilp.stopped_by)

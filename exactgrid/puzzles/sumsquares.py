@@ -40,6 +40,7 @@ import numpy as np
 from ..backends import Status, get_backend
 from ..inputs import InputError, check_seconds
 from ..model import BoolModel
+from ..stopping import interruption
 
 MIN_N = 1
 MAX_N = 12
@@ -242,7 +243,8 @@ def build_model(n: int) -> SumSquaresModel:
 
 @dataclass(frozen=True)
 class MethodResult:
-    """What one method found: the grid (empty if none), its sum, whether it is proven, the bound."""
+    """What one method found: the grid (empty if none), its sum, whether it is proven, the bound,
+    and what interrupted it (``Ctrl-C``, ``SIGTERM``, ``SIGHUP``) or None."""
 
     grid: tuple[tuple[int, ...], ...]
     total: int | None
@@ -250,6 +252,7 @@ class MethodResult:
     bound: int | None
     seconds: float
     how: str
+    stopped_by: str | None = None
 
 
 def solve_ilp(n: int, backend: str | None = None, time_limit: float | None = DEFAULT_TIME_LIMIT,
@@ -264,8 +267,13 @@ def solve_ilp(n: int, backend: str | None = None, time_limit: float | None = DEF
     if "optimise" not in solver.capabilities:
         raise SumSquaresInputError(f"backend {name!r} cannot optimise; `exactgrid backends` lists those that can")
     started = time.monotonic()
-    built = build_model(n)
-    result = solver.solve(built.model, time_limit=time_limit, seed=seed)
+    try:
+        built = build_model(n)
+        result = solver.solve(built.model, time_limit=time_limit, seed=seed)
+    except KeyboardInterrupt as exc:  # Ctrl-C or a stop signal: the backend's incumbent is lost with it
+        stopped_by = interruption(exc)
+        return MethodResult((), None, False, None, time.monotonic() - started,
+                            f"ILP via {name}: interrupted ({stopped_by}) before an answer", stopped_by)
     seconds = time.monotonic() - started
     size = f"{built.model.num_vars} binaries, {len(built.model.linear)} rows"
     if result.status == Status.UNSAT:
@@ -376,7 +384,7 @@ def solve_dp(n: int, time_limit: float | None = None) -> MethodResult:
     The forward pass keeps the table at the start of each column; the grid is read back
     column by column from the right, recomputing that column's tables. If ``time_limit``
     runs out during the forward pass, no grid is returned, only a bound: the best table
-    value plus 9 for every cell not yet placed.
+    value plus 9 for every cell not yet placed. So does Ctrl-C (or a stop signal) there.
     """
     n = check_n(n)
     started = time.monotonic()
@@ -390,7 +398,12 @@ def solve_dp(n: int, time_limit: float | None = None) -> MethodResult:
                 bound = int(table.max()) + 9 * (n * n - j * n - i)
                 return MethodResult((), None, False, bound, time.monotonic() - started,
                                     f"DP: stopped at cell {i + 1},{j + 1} after {time_limit:g} s")
-            table = _forward(table, step)
+            try:
+                table = _forward(table, step)
+            except KeyboardInterrupt as exc:  # the table before this cell still bounds the sum
+                bound, stopped_by = int(table.max()) + 9 * (n * n - j * n - i), interruption(exc)
+                return MethodResult((), None, False, bound, time.monotonic() - started,
+                                    f"DP: interrupted ({stopped_by}) at cell {i + 1},{j + 1}", stopped_by)
             largest = max(largest, table.size)
     state = (0,) * (n + 1)
     total = int(table[state])
@@ -423,12 +436,15 @@ class SumSquaresAnswer:
     seconds: float
     method: str = "dp"
     backend: str | None = None
+    stopped_by: str | None = None
+    """What interrupted the work (``Ctrl-C``, ``SIGTERM``, ``SIGHUP``), or None."""
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready, stable keys: n, status, total, bound, grid, method, backend, how, seconds."""
+        """JSON-ready, stable keys: n, status, total, bound, grid, method, backend, how, seconds,
+        stopped_by."""
         return {"n": self.n, "status": self.status, "total": self.total, "bound": self.bound,
                 "grid": list(self.grid), "method": self.method, "backend": self.backend, "how": self.how,
-                "seconds": round(self.seconds, 3)}
+                "seconds": round(self.seconds, 3), "stopped_by": self.stopped_by}
 
     def text(self) -> str:
         """The grid as a block of digits, the sum with its status, and how it was found."""
@@ -456,7 +472,7 @@ def _answer(n: int, found: MethodResult, method: str, backend: str | None, secon
     else:
         status = "none"
     return SumSquaresAnswer(n, grid_rows(found.grid), found.total, status, found.how, found.bound, seconds,
-                            method, backend)
+                            method, backend, found.stopped_by)
 
 
 def _agree(n: int, dp: MethodResult, ilp: MethodResult, backend: str) -> str:
@@ -498,11 +514,13 @@ def solve_sum_of_squares(n: int, method: Method = "both", backend: str | None = 
     if method == "ilp":
         return _answer(n, solve_ilp(n, name, limit, seed), "ilp", name, time.monotonic() - started)
     ilp = solve_ilp(n, name, limit, seed)
+    if ilp.stopped_by:  # interrupted: the DP is not started
+        return _answer(n, ilp, "both", name, time.monotonic() - started)
     dp = solve_dp(n, limit)
     _answer(n, ilp, "ilp", name, 0.0)  # checks the ILP's grid too
     how = _agree(n, dp, ilp, name)
     best = dp if dp.proven or ilp.total is None or (dp.total or -1) >= ilp.total else ilp
     bounds = [b for b in (dp.bound, ilp.bound) if b is not None]
     bound = min(bounds) if bounds else None
-    merged = MethodResult(best.grid, best.total, dp.proven or ilp.proven, bound, 0.0, how)
+    merged = MethodResult(best.grid, best.total, dp.proven or ilp.proven, bound, 0.0, how, dp.stopped_by)
     return _answer(n, merged, "both", name, time.monotonic() - started)

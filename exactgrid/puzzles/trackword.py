@@ -29,6 +29,7 @@ from ..data import word_list
 from ..geometry import Board, PathRule
 from ..grid import Grid, parse_grid
 from ..inputs import InputError, ascii_upper, check_whole
+from ..stopping import interruption
 from ..words import WordList
 from ..wordsearch import WordHit, check_lengths, hamiltonian_paths, search_words, trie_for
 
@@ -109,7 +110,9 @@ class TrackwordBuild:
 
     ``paths`` is how many Hamiltonian paths were enumerated, ``tried`` how many distinct grids
     (up to symmetry) were scored, ``ties`` how many of them reach the best count; ``answer``
-    lists the best grid's words with their paths.
+    lists the best grid's words with their paths. ``stopped_by`` names what interrupted the
+    scoring (``Ctrl-C``, ``SIGTERM``, ``SIGHUP``: the grid is then the best of those scored, not
+    proven), or is None.
     """
 
     word: str
@@ -120,6 +123,7 @@ class TrackwordBuild:
     ties: int
     how: str
     seconds: float
+    stopped_by: str | None = None
 
     @property
     def grid(self) -> Grid:
@@ -133,8 +137,8 @@ class TrackwordBuild:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict with stable keys: ``word``, ``grid``, ``rows``, ``count``,
-        ``word_path`` (cell labels), ``paths``, ``tried``, ``ties``, ``how``, ``seconds``, and
-        ``answer`` (the best grid's :meth:`TrackwordAnswer.to_dict`)."""
+        ``word_path`` (cell labels), ``paths``, ``tried``, ``ties``, ``how``, ``seconds``,
+        ``stopped_by``, and ``answer`` (the best grid's :meth:`TrackwordAnswer.to_dict`)."""
         board = self.grid.board
         return {
             "word": self.word,
@@ -147,6 +151,7 @@ class TrackwordBuild:
             "ties": self.ties,
             "how": self.how,
             "seconds": round(self.seconds, 6),
+            "stopped_by": self.stopped_by,
             "answer": self.answer.to_dict(),
         }
 
@@ -219,17 +224,28 @@ def build_grid(word: str, words: str | WordList = DEFAULT_WORDS, min_length: int
         raise InputError(f"the {_board_name(shape)} board has more than {MAX_BUILD_PATHS:,} Hamiltonian paths; "
                          "too many grids to score them all")
     grids = sorted({_canonical(_lay(target, path), shape) for path in paths})
-    counts = {letters: len(search_words(Grid(shape, letters), trie, "simple", low, high)) for letters in grids}
+    counts: dict[str, int] = {}
+    stopped_by = None
+    try:
+        for letters in grids:
+            counts[letters] = len(search_words(Grid(shape, letters), trie, "simple", low, high))
+    except KeyboardInterrupt as exc:  # Ctrl-C or a stop signal: the best of the grids scored so far
+        if not counts:
+            raise
+        stopped_by = interruption(exc)
     best = max(counts.values(), default=0)
-    winners = [letters for letters in grids if counts[letters] == best]
+    winners = [letters for letters in grids if counts.get(letters) == best]
     if not winners:
         raise InputError(f"the {_board_name(shape)} board has no path through all its cells for {target}")
     answer = list_words(Grid(shape, winners[0]), chosen, "simple", low, high)
     word_path = next(path for path in paths if all(winners[0][c] == ch for c, ch in zip(path, target)))
     how = (f"exhaustive over all {len(paths)} Hamiltonian paths of the {_board_name(shape)} board "
            f"({len(grids)} distinct grids): proven best")
-    return TrackwordBuild(target, answer, word_path, len(paths), len(grids), len(winners), how,
-                          time.perf_counter() - start)
+    if stopped_by:
+        how = (f"interrupted ({stopped_by}) after scoring {len(counts):,} of the {len(grids):,} distinct grids "
+               f"of the {_board_name(shape)} board: the best of those, not proven best")
+    return TrackwordBuild(target, answer, word_path, len(paths), len(counts), len(winners), how,
+                          time.perf_counter() - start, stopped_by)
 
 
 def _check_build_word(word: Any, board: Board) -> str:

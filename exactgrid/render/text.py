@@ -345,13 +345,12 @@ def fit_dict(answer: FitAnswer) -> dict[str, Any]:
 
 
 def search_progress_line(stats: SearchStats, awards: Sequence[str] = ()) -> str:
-    """One status line for a running search: best score, words, awards met, improvements,
-    proposals scored per second, elapsed of the limit."""
-    limit = f" / {stats.time_limit:g} s" if stats.time_limit is not None else ""
-    best = "no grid yet" if stats.best_score is None else f"best {stats.best_score:,} ({len(stats.best_found)} words)"
+    """The news of a running search for its progress line: best score, words, awards met,
+    improvements, proposals scored per second (the progress line adds the time)."""
+    best = ("no grid yet" if stats.best_score is None
+            else f"best {stats.best_score:,} ({_plural(len(stats.best_found), 'word')})")
     met = f" · awards {' '.join(awards)}" if awards else ""
-    return (f"{best}{met} · {stats.improvements} improvements · {stats.rate / 1000:,.0f}k grids/s · "
-            f"{stats.elapsed:.1f} s{limit} (Ctrl-C stops with the best)")
+    return f"{best}{met} · {_plural(stats.improvements, 'improvement')} · {stats.rate / 1000:,.0f}k grids/s"
 
 
 def solve_text(answer: SolveAnswer) -> str:
@@ -359,7 +358,7 @@ def solve_text(answer: SolveAnswer) -> str:
     the checklist when one was asked for (or why there is no grid)."""
     stats = answer.stats
     how = (f"{stats.proposals:,} grids scored in {stats.elapsed:.1f} s ({stats.cpu_seconds:.1f} CPU-s), "
-           f"{stats.improvements} improvements; stopped by {answer.stopped_by}")
+           f"{_plural(stats.improvements, 'improvement')}; stopped by {answer.stopped_by}")
     if answer.check is None:
         closest = f"; closest grid {answer.closest}" if answer.closest else ""
         return f"UNKNOWN: no grid met the constraints ({how}){closest}"
@@ -395,3 +394,8 @@ def solve_dict(answer: SolveAnswer) -> dict[str, Any]:
                                "score": cert.score, "improvements": cert.improvements,
                                "seconds": round(cert.seconds, 3), "backend": cert.backend, "detail": cert.detail}
     return data
+
+
+def _plural(count: int, what: str) -> str:
+    """``1 improvement``, ``2 improvements``, ``1,234 improvements``."""
+    return f"{count:,} {what}{'' if count == 1 else 's'}"

@@ -61,8 +61,9 @@ class WindowCertificate:
         if self.verdict == Verdict.DOES_NOT_FIT:
             return (f"proven {self.window}-optimal by {self.backend} in {self.seconds:.1f} s: no change of at most "
                     f"{self.window} cells scores more than {self.score:,} and meets the question"
-                    f" ({self.improvements} improvements by exact moves first)")
-        return (f"not proven {self.window}-optimal ({self.detail}; {self.improvements} improvements by exact "
+                    f" ({self.improvements} improvement{'' if self.improvements == 1 else 's'} by exact moves first)")
+        return (f"not proven {self.window}-optimal ({self.detail}; {self.improvements} "
+                f"improvement{'' if self.improvements == 1 else 's'} by exact "
                 f"moves, {self.seconds:.1f} s)")
 
 
