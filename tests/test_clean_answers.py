@@ -286,3 +286,10 @@ def test_a_words_budget_past_the_longest_word_is_refused():
                           "the alteration budget must be from 0 to 9 (the longest word counted has 9 letters")
     assert_one_line_error(run("words", "thoainesl", "--path", "walk", "--max-length", "4", "--budget", "5"),
                           "from 0 to 4")
+
+
+def test_bound_exact_with_no_time_to_encode_the_exact_model_is_open():
+    result = run("bound", "--exact", "--time-limit", "0", "--json")  # found by the fuzz: EncodingTimeout
+    assert result.exit_code == 3, result.output
+    answer = json.loads(result.stdout)
+    assert answer["status"] == "open" and "no exact check" in answer["detail"]

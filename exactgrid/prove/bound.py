@@ -19,6 +19,7 @@ from typing import Any
 
 from ..backends import Status, get_backend
 from ..backends.ilp import HighsModel
+from ..encode import EncodingTimeout
 from ..finder import find
 from ..grid import Grid
 from ..inputs import check_seconds, check_whole, clamp_workers_warning
@@ -167,7 +168,10 @@ def bound(question: Question, time_limit: float | None = 60.0,
         else:
             without_cores = ""
         letters = set(counting.cells) | {OTHER}
-        checker = CountCheck(question, letters, "cadical", deadline, words=True) if exact else None
+        try:
+            checker = CountCheck(question, letters, "cadical", deadline, words=True) if exact else None
+        except EncodingTimeout:  # the time limit came while the exact model was built: bound without it
+            checker, without_cores = None, without_cores + " (no exact check: the time limit came while encoding it)"
         if checker is not None and not checker.usable:
             checker.close()
             checker, without_cores = None, without_cores + " (no exact check: forbidden words enforced lazily)"
