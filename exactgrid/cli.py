@@ -1010,8 +1010,9 @@ def fit_many_command(ctx: click.Context, questions_file: str, backend: str | Non
     """Answer every question of FILE.jsonl (one JSON object a line: the keys of a TOML instance
     file plus an optional "id"; "-" reads stdin), in parallel, printing one JSON line per answer
     in completion order: id, verdict, grid, seconds and the rest of 'fit --json', or id and
-    error. Exit status 0; 2 if some line was bad input; 3 if some question was not answered
-    (time limit, Ctrl-C).
+    error (a line that is not JSON, gives a key twice or is nested too deeply is an error for
+    that line). Exit status 0; 2 if some line was bad input, or (one Error line) when the file
+    holds no question; 3 if some question was not answered (time limit, Ctrl-C).
     """
     from .backends import get_backend
     from .fit.many import fit_many, no_questions, read_questions
