@@ -66,7 +66,7 @@ from .data.us import us_states
 from .finder import PATH_RULES, score
 from .geometry import MOVE_RULES
 from .grid import Grid, GridError, parse_grid
-from .inputs import InputError, check_seconds, read_text_file
+from .inputs import InputError, check_seconds, clamp_workers, read_text_file, read_text_stream
 from .render import checklist_dict, checklist_table, score_dict, score_text
 from .stopping import interruption, is_interruption, stop_on_signals
 
@@ -161,6 +161,15 @@ def read_grid_argument(text: str, shape: str | None, moves: str) -> Grid:
     if re.search(r"[.\\~]", text) or text.startswith(("/", "./")):
         raise GridError(f"no such grid file {text!r} (GRID is letters, or a file holding them)")
     return parse_grid(text, shape, moves)  # type: ignore[arg-type]
+
+
+def _clamped_workers(workers: int | None) -> int:
+    """``--workers`` for work on this machine, at most its usable cores; when lowered, one
+    notice line on stderr (``exactgrid: --workers 16 is more than the 2 cores here; using 2``)."""
+    count, notice = clamp_workers(workers, "--workers")
+    if notice is not None:
+        click.echo(f"exactgrid: {notice}", err=True)
+    return count
 
 
 class Seconds(click.ParamType):
@@ -740,7 +749,8 @@ def fit_command(ctx: click.Context, requirements: tuple[str, ...], instance: str
               help="With --exact: how long the exact model gets a round before the placement check takes over.")
 @click.option("--workers", type=click.IntRange(min=1), default=None, metavar="N",
               help="With --method cores: N core searches at once, this process's and N-1 on worker processes "
-                   "(default 1; with --scheduler, 1 + the cluster's threads), each shrinking in its own order.")
+                   "(default 1; at most the cores here; with --scheduler, 1 + the cluster's threads), each "
+                   "shrinking in its own order.")
 @click.option("--scheduler", metavar="ADDRESS", default=None,
               help="Run the worker searches on the Dask cluster whose scheduler is at ADDRESS; "
                    "needs pip install 'exactgrid[dask]'.")
@@ -778,12 +788,13 @@ def bound_command(ctx: click.Context, requirements: tuple[str, ...], optional: t
     if method == "relaxation":
         from .prove.counting import CountingAnswer, count_question
 
+        chosen = "highs" if backend is None else backend
         started = time.monotonic()
         try:
-            with Progress("bound", time_limit, progress, f"the counting relaxation on {backend or 'highs'}"):
-                answer: Any = count_question(question, backend or "highs", time_limit)
+            with Progress("bound", time_limit, progress, f"the counting relaxation on {chosen}"):
+                answer: Any = count_question(question, chosen, time_limit)
         except KeyboardInterrupt as exc:
-            answer = CountingAnswer("open", None, backend or "highs", time.monotonic() - started,
+            answer = CountingAnswer("open", None, chosen, time.monotonic() - started,
                                     f"interrupted ({interruption(exc)}) before the relaxation was solved")
             stopped_by: str | None = interruption(exc)
         else:
@@ -794,6 +805,8 @@ def bound_command(ctx: click.Context, requirements: tuple[str, ...], optional: t
 
         get_backend("highs")  # one clear line when highspy is missing
         executor, close = None, None
+        if scheduler is None and workers is not None:
+            workers = _clamped_workers(workers)
         if scheduler is not None:
             from .pool import dask_client, dask_threads
 
@@ -871,7 +884,7 @@ SOLVE_EXIT = {"fits": 0, "unknown": 3}
 @click.option("--time-limit", type=Seconds(), default=60.0, show_default=True, metavar="SECONDS",
               help="Stop after this long with the best grid so far (Ctrl-C and SIGTERM too, with exit 3).")
 @click.option("--workers", type=click.IntRange(min=1), default=None, metavar="N",
-              help="Search threads (default: one per core).")
+              help="Search threads (default: one per core; more than the cores here are lowered to them).")
 @click.option("--seed", type=click.IntRange(0, 2**31 - 1), default=0, show_default=True)
 @click.option("--start", "start", metavar="GRID", default=None, help="Improve this grid (letters or a file).")
 @click.option("--out", "out", metavar="FILE", default=None,
@@ -907,6 +920,7 @@ def solve_command(ctx: click.Context, requirements: tuple[str, ...], forbid: tup
     checklist = choose_checklist(checklist_path, award)
     start_grid = read_grid_argument(start, shape, moves) if start is not None else None
     _can_draw(show)
+    workers = _clamped_workers(workers)
     certifying = 0.0 if certify_window is None else time_limit if certify_time_limit is None else certify_time_limit
     with _SolveReport(out, question.words.name == us_states().name) as report, \
             Progress("solve", time_limit + certifying, progress, "starting the search") as shown:
@@ -993,7 +1007,8 @@ class _SolveReport:
 @click.option("--total-time-limit", type=Seconds(), default=None, metavar="SECONDS",
               help="For the whole run: questions not answered by then are reported as not answered.")
 @click.option("--workers", type=click.IntRange(min=1), default=None, metavar="N",
-              help="Worker processes on this machine (default: one per core).")
+              help="Worker processes on this machine (default: one per core; more than the cores here are "
+                   "lowered to them; with --scheduler, questions in flight at once).")
 @click.option("--scheduler", metavar="ADDRESS", default=None,
               help="Run on the Dask cluster whose scheduler is at ADDRESS (e.g. tcp://host:8786); "
                    "needs pip install 'exactgrid[dask]'.")
@@ -1009,23 +1024,33 @@ def fit_many_command(ctx: click.Context, questions_file: str, backend: str | Non
     """Answer every question of FILE.jsonl (one JSON object a line: the keys of a TOML instance
     file plus an optional "id"; "-" reads stdin), in parallel, printing one JSON line per answer
     in completion order: id, verdict, grid, seconds and the rest of 'fit --json', or id and
-    error. Exit status 0; 2 if some line was bad input; 3 if some question was not answered
-    (time limit, Ctrl-C).
+    error (a line that is not JSON, gives a key twice or is nested too deeply is an error for
+    that line). Exit status 0; 2 if some line was bad input, or (one Error line) when the file
+    holds no question; 3 if some question was not answered (time limit, Ctrl-C).
     """
     from .backends import get_backend
-    from .fit.many import fit_many, read_questions
+    from .fit.many import fit_many, no_questions, read_questions
     from .pool import dask_executor
     from .render import fit_dict
 
     get_backend(backend)  # an unknown or missing backend is bad input, before any work
-    text = click.get_text_stream("stdin").read() if questions_file == "-" else read_text_file(
-        questions_file, "questions file")
+    if questions_file == "-":
+        source = "standard input"
+        text = read_text_stream(click.get_binary_stream("stdin"), "questions file")
+    else:
+        source = questions_file
+        text = read_text_file(questions_file, "questions file")
+    lines = text.splitlines()
+    if not any(line.strip() for line in lines):
+        raise InputError(no_questions(source))
+    if scheduler is None:
+        workers = _clamped_workers(workers)
     executor, close = dask_executor(scheduler) if scheduler else (None, lambda: None)
     counts = {"fits": 0, "does not fit": 0, "unknown": 0, "error": 0}
     status = 0
     try:
         with Progress("fit-many", total_time_limit, progress, "0 answered") as shown:
-            stream = fit_many(read_questions(text.splitlines(), questions_file), backend=backend,
+            stream = fit_many(read_questions(lines, source), backend=backend,
                               time_limit=time_limit, total_time_limit=total_time_limit, workers=workers,
                               executor=executor, seed=seed)
             for item in stream:

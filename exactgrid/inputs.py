@@ -11,14 +11,18 @@ from __future__ import annotations
 
 import math
 import os
+import warnings
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any, TypeVar
+from typing import Any, BinaryIO, TypeVar
 
 K = TypeVar("K")
 V = TypeVar("V")
 
 MAX_INPUT_BYTES = 16 * 1024 * 1024
 """The largest text file (grid, cells, instance, checklist, word list) read, in bytes."""
+
+MAX_WHOLE = 2**62
+"""The largest score, count or weight accepted (the search kernels add them in 64-bit integers)."""
 
 
 class InputError(ValueError):
@@ -29,7 +33,8 @@ def read_text_file(path: str | os.PathLike[str], what: str) -> str:
     """The text of a regular file, decoded as UTF-8; InputError with the reason otherwise.
 
     ``what`` names the file in the message (``"instance file"``). Directories, unreadable
-    files, files over :data:`MAX_INPUT_BYTES` and text that is not UTF-8 are refused.
+    files, files over :data:`MAX_INPUT_BYTES` and text that is not UTF-8 are refused; a
+    leading byte order mark is dropped (see :func:`decode_text`).
     """
     name = str(path)
     try:
@@ -45,22 +50,87 @@ def read_text_file(path: str | os.PathLike[str], what: str) -> str:
         raise InputError(f"{what} {name!r}: permission denied") from None
     except OSError as exc:
         raise InputError(f"{what} {name!r}: cannot read it ({exc.strerror or exc})") from None
-    if len(data) > MAX_INPUT_BYTES:
-        raise InputError(f"{what} {name!r} is larger than {MAX_INPUT_BYTES // (1024 * 1024)} MiB")
+    return decode_text(data, what, name)
+
+
+def read_text_stream(stream: BinaryIO, what: str, name: str = "standard input") -> str:
+    """The text of a byte stream (standard input), checked as :func:`read_text_file` checks a file."""
     try:
-        return data.decode("utf-8")
+        data = stream.read(MAX_INPUT_BYTES + 1)
+    except OSError as exc:
+        raise InputError(f"{what} on {name}: cannot read it ({exc.strerror or exc})") from None
+    return decode_text(data, what, name)
+
+
+def decode_text(data: bytes, what: str, name: str) -> str:
+    """``data`` (at most :data:`MAX_INPUT_BYTES` + 1 bytes read) as UTF-8 text; a leading byte
+    order mark (as Windows editors save) is dropped. InputError when too large or not UTF-8."""
+    shown = f"{what} on {name}" if name == "standard input" else f"{what} {name!r}"
+    if len(data) > MAX_INPUT_BYTES:
+        raise InputError(f"{shown} is larger than {MAX_INPUT_BYTES // (1024 * 1024)} MiB")
+    try:
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise InputError(f"{what} {name!r} is not UTF-8 text (byte {exc.start})") from None
+        raise InputError(f"{shown} is not UTF-8 text (byte {exc.start})") from None
+
+
+def check_big(value: Any, what: str) -> int:
+    """A whole number from 0 to :data:`MAX_WHOLE` (a score, count or weight)."""
+    check_whole(value, what)
+    if value > MAX_WHOLE:
+        raise InputError(f"{what} {value} is too large (at most 2**62 = {MAX_WHOLE:,})")
+    return value  # type: ignore[no-any-return]
+
+
+def usable_cores() -> int:
+    """How many cores this process may run on (its CPU affinity; else the machine's count)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def clamp_workers(workers: int | None, what: str = "workers") -> tuple[int, str | None]:
+    """A worker count for work on this machine: ``workers`` (None: one per usable core),
+    clamped to :func:`usable_cores` (more processes or threads than cores only compete for
+    them), and the one-line notice saying so when it was clamped (else None). InputError
+    when ``workers`` is not a whole number >= 1."""
+    cores = usable_cores()
+    if workers is None:
+        return cores, None
+    check_whole(workers, what, low=1)
+    if workers <= cores:
+        return workers, None
+    return cores, f"{what} {workers} is more than the {cores} core{'s' if cores != 1 else ''} here; using {cores}"
+
+
+def clamp_workers_warning(workers: int | None, what: str = "workers") -> int:
+    """:func:`clamp_workers` for library functions: the count, with a :class:`WorkersClamped`
+    warning carrying the notice when it was clamped."""
+    count, notice = clamp_workers(workers, what)
+    if notice is not None:
+        warnings.warn(notice, WorkersClamped, stacklevel=3)
+    return count
+
+
+class WorkersClamped(UserWarning):
+    """A worker count above the usable cores was lowered to them (the message says so)."""
+
+
+MAX_SECONDS = 1e9
+"""The longest duration used, in seconds (about 31 years): a longer one given means no
+practical limit and is read as this (timers and ``select`` refuse far larger timeouts)."""
 
 
 def check_seconds(value: Any, what: str = "time limit") -> float:
-    """A duration in seconds: a finite number >= 0 (not a boolean, not NaN or infinity)."""
+    """A duration in seconds: a finite number >= 0 (not a boolean, not NaN or infinity); one
+    above :data:`MAX_SECONDS` is read as that (no practical limit)."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise InputError(f"{what} must be a number of seconds, got {value!r}")
     seconds = float(value)
     if not math.isfinite(seconds) or seconds < 0:
         raise InputError(f"{what} must be a finite number of seconds >= 0, got {value!r}")
-    return seconds
+    return min(seconds, MAX_SECONDS)
 
 
 def check_whole(value: Any, what: str, low: int = 0, high: int | None = None) -> int:

@@ -33,6 +33,7 @@ from .inputs import (
     FrozenDict,
     InputError,
     ascii_upper,
+    check_big,
     check_flag,
     check_text,
     check_whole,
@@ -264,7 +265,7 @@ class Question:
         check_flag(self.symmetry_breaking, "symmetry_breaking")
         for key in ("min_score", "min_count"):
             if getattr(self, key) is not None:
-                check_whole(getattr(self, key), key)
+                check_big(getattr(self, key), key)
         required = tuple(self._requirement(r, budget) for r in _sequence(self.required, "required"))
         seen: set[str] = set()
         for req in required:
@@ -309,7 +310,7 @@ class Question:
             listed = self.words.weights
             for name, weight in given.items():
                 word = name if name in listed else _resolve(self.words, check_text(name, "an optional word"))
-                out[word] = check_whole(weight, f"the weight of optional {name}")
+                out[word] = check_big(weight, f"the weight of optional {name}")
             return out
         for name in _sequence(given, "optional"):
             if check_text(name, "an optional word").strip().lower() == "all":
@@ -645,7 +646,7 @@ def table_arguments(data: Mapping[str, Any], source: str = "<instance>",
             arguments["budget"] = check_whole(data["budget"], "budget")
         for key in ("min_score", "min_count"):
             if key in data:
-                arguments[key] = check_whole(data[key], key)
+                arguments[key] = check_big(data[key], key)
         if "symmetry_breaking" in data:
             arguments["symmetry_breaking"] = check_flag(data["symmetry_breaking"], "symmetry_breaking")
     except InputError as err:

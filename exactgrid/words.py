@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .inputs import FrozenDict, InputError, ascii_upper, check_whole, read_text_file
+from .inputs import MAX_WHOLE, FrozenDict, InputError, ascii_upper, check_big, check_whole, read_text_file
 
 
 class UnknownWordError(InputError, KeyError):
@@ -56,7 +56,9 @@ class WordList:
         for word, weight in weights.items():
             if not isinstance(word, str) or not re.fullmatch(r"[A-Z]+", word):
                 raise InputError(f"word {word!r} must be upper-case letters A-Z only")
-            check_whole(weight, f"the weight of {word}")
+            check_big(weight, f"the weight of {word}")
+        if sum(weights.values()) > MAX_WHOLE:
+            raise InputError(f"the weights of the list add up to more than 2**62 = {MAX_WHOLE:,} (too large to score)")
         for alias, word in dict(self.aliases).items():
             if word not in weights:
                 raise InputError(f"alias {alias!r} names {word!r}, which is not on the list")

@@ -56,6 +56,13 @@ def file_paths(root) -> list[str]:
                                           "check.toml", "fifo", "missing.toml")]
 
 
+@pytest.fixture(autouse=True)
+def in_a_scratch_folder(tmp_path, monkeypatch) -> None:
+    """Odd text drawn for an output path (``--write-cnf``, ``--out``) is a file in a scratch
+    folder, never in the checkout."""
+    monkeypatch.chdir(tmp_path)
+
+
 @pytest.fixture(scope="module")
 def paths(tmp_path_factory) -> list[str]:
     return file_paths(tmp_path_factory.mktemp("fuzz"))
@@ -65,11 +72,19 @@ def option(name: str, values: list[str]) -> st.SearchStrategy[list[str]]:
     return st.tuples(st.just(name), st.sampled_from(values) | ODD_TEXT).map(list)
 
 
-def command_line(command: str, positional, options, paths: list[str]) -> st.SearchStrategy[list[str]]:
+def tame_option(name: str, values: list[str]) -> st.SearchStrategy[list[str]]:
+    """:func:`option` drawing odd text one time in five, so that more runs get past the door."""
+    listed = st.sampled_from(values)
+    return st.tuples(st.just(name), st.one_of(listed, listed, listed, listed, ODD_TEXT)).map(list)
+
+
+def command_line(command: str, positional, options, paths: list[str],
+                 path_options: tuple[str, ...] = ("--instance", "--cells", "--checklist", "--write-cnf"),
+                 max_positional: int = 4) -> st.SearchStrategy[list[str]]:
     """``command``, some positional arguments and options (drawn, shuffled), maybe ``--json``."""
-    path_options = [option(name, paths) for name in ("--instance", "--cells", "--checklist", "--write-cnf")]
+    path_options = [option(name, paths) for name in path_options]
     return st.tuples(
-        st.lists(positional, max_size=4),
+        st.lists(positional, max_size=max_positional),
         st.lists(st.one_of(*options, *path_options), max_size=6),
         st.booleans(),
         st.permutations(range(3)),
@@ -94,26 +109,35 @@ def fit_options():
             st.just(["--symmetry-breaking"])]
 
 
-JSON_COMMANDS = ("score", "check", "fit", "show", "words", "trackword", "sumsquares", "letterboxed", "bound")
+JSON_COMMANDS = ("score", "check", "fit", "show", "words", "trackword", "sumsquares", "letterboxed", "bound",
+                 "solve")
 """Commands whose answer under --json is one JSON document."""
 
 
-def check_clean(args: list[str]) -> None:
+def check_clean(args: list[str], stdin: bytes | None = None) -> None:
     """Run one command line in-process and hold it to the contract."""
-    if args[0] in ("fit", "sumsquares", "letterboxed", "bound"):  # keep runs short unless the line sets a limit
+    if args[0] in ("fit", "sumsquares", "letterboxed", "bound", "solve", "fit-many"):  # short unless the line says
         args = [*args[:1], "--time-limit", "0.3", *args[1:]]
+    if args[0] in ("solve", "fit-many"):  # one thread or process a run (more are clamped to the cores anyway)
+        args = [*args[:1], "--workers", "1", *args[1:]]
     # the simple-path witness search is exponential in the budget (see the README's known limits)
     if "simple" in args and "--budget" in args:
         args = [*args, "--budget", "1"]
     started = time.monotonic()
-    result = CliRunner().invoke(cli, args)
+    result = CliRunner().invoke(cli, args, input=stdin)
     took = time.monotonic() - started
     assert took < HANG_SECONDS, (args, took)
     assert result.exception is None or isinstance(result.exception, SystemExit), (args, repr(result.exception))
     assert "Traceback" not in result.output, (args, result.output)
     assert result.exit_code in (0, 1, 2, 3), (args, result.exit_code, result.output)
     wants_json = "--json" in (args[: args.index("--")] if "--" in args else args)
-    if result.exit_code == 2 and not wants_json:
+    if args[0] == "fit-many" and result.stdout and result.exit_code != 2 or result.exit_code == 2 and (
+            args[0] == "fit-many" and result.stdout.startswith('{"id"')):
+        lines = [json.loads(line) for line in result.stdout.splitlines()]  # one JSON line per question
+        assert all("id" in line or list(line) == ["stopped"] for line in lines), (args, result.stdout)
+        bad = any("error" in line and not str(line["error"]).startswith("not answered") for line in lines)
+        assert result.exit_code in ((2, 3) if bad else (0, 3)), (args, result.exit_code, result.stdout)  # 3 wins
+    elif result.exit_code == 2 and not wants_json:
         assert result.stdout == "", (args, result.stdout)
         assert result.stderr.count("\n") == 1 and result.stderr.startswith("Error: "), (args, result.stderr)
     elif result.exit_code == 2:
@@ -150,7 +174,9 @@ def test_fuzz_fit(paths, data):
 def test_fuzz_bound(paths, data):
     positional = st.sampled_from(WORDS) | ODD_TEXT
     options = [*fit_options(), option("--method", ["cores", "relaxation", "x"]),
-               option("--award", ["M8", "NOCAL", "4C", "XYZ", ""]), st.just(["--certify"]), st.just(["--no-progress"])]
+               option("--award", ["M8", "NOCAL", "4C", "XYZ", ""]), st.just(["--certify"]), st.just(["--no-progress"]),
+               option("--workers", ["1", "2", "0", "-1", "200", str(10**30), "x"]),
+               option("--cores-per-round", NUMBERS), st.just(["--exact"]), st.just(["--triples"])]
     check_clean(data.draw(command_line("bound", positional, options, paths)))
 
 
@@ -231,3 +257,75 @@ def test_fuzz_instance_files(tmp_path, table, garble, extra, as_json):
     path = tmp_path / "q.toml"
     path.write_text(body, encoding="utf-8")
     check_clean(["fit", "--instance", str(path), *extra, *(["--json"] if as_json else [])])
+
+
+@pytest.fixture(scope="module")
+def warm_solve():
+    """Compile the search kernel once (numba, ~15 s cold), so that no fuzzed run pays for it."""
+    import exactgrid as eg
+
+    eg.solve(eg.Question(eg.Board(2, 2)), time_limit=1, workers=1, max_proposals=100)
+
+
+SMALL_SHAPES = ["2x2", "3x3", "2x3", "1x1", "0x0", "x", "-1x3", "99999999999999999999x2", "33x1", ""]
+
+
+@settings(FUZZ, max_examples=max(EXAMPLES // 5, 1))  # a run that searches takes its 0.3 s
+@given(data=st.data())
+def test_fuzz_solve(paths, warm_solve, data):
+    positional = st.sampled_from(WORDS) | ODD_TEXT
+    opt = tame_option
+    options = [opt("--shape", SMALL_SHAPES), opt("--moves", ["king", "rook", "x"]), opt("--budget", NUMBERS[:8]),
+               opt("--time-limit", SECONDS), opt("--forbid", WORDS), opt("--min-score", NUMBERS),
+               opt("--min-count", NUMBERS), opt("--seed", NUMBERS), opt("--cells", CELLS),
+               opt("--award", ["M8", "NOCAL", "XYZ", ""]), opt("--workers", ["1", "2", "0", "16", "100000",
+                                                                        str(10**30), "x"]),
+               opt("--start", ["thoa", "tho/ain/esl", "ab", "", "ß"]), opt("--certify-window", NUMBERS),
+               opt("--certify-time-limit", SECONDS), opt("--words", ["us-states", paths[3], "nofile.txt"]),
+               st.just(["--no-progress"])]
+    args = data.draw(command_line("solve", positional, options, paths, path_options=("--cells", "--checklist")))
+    if "--shape" not in args:
+        args = [*args[:1], "--shape", "2x2", *args[1:]]  # the default 5x5 would search longer than needed
+    check_clean(args)
+
+
+JSON_LINE_KEYS = ["id", *KEYS]
+
+
+def jsonl_line(table: dict) -> str:
+    """One question line of a JSONL file (no NaN: JSON has none)."""
+    return json.dumps(table, allow_nan=False)
+
+
+JSONL_LINES = st.one_of(
+    st.dictionaries(st.sampled_from(JSON_LINE_KEYS), TOML_VALUES.filter(
+        lambda v: "nan" not in repr(v) and "inf" not in repr(v)), max_size=5).map(jsonl_line),
+    st.sampled_from(['{"shape": "2x2", "require": ["OH"]}', '{"id": "a", "shape": "2x2", "require": ["OH"]}',
+                     '{"shape": "2x2", "shape": "3x3", "require": ["OH"]}',  # a key twice
+                     '{"id": ' + "[" * 5000 + "]" * 5000 + "}",  # nested too deep
+                     '{"id": {"a": 1}, "shape": "2x2"}', '{"id": true}', "[1, 2]", "null", '"x"', "{", "",
+                     "   ", "# a comment", '{"shape": "2x2", "require": ["OHIO"], "budget": 0}']),
+    ODD_TEXT)
+
+
+@settings(FUZZ, max_examples=max(EXAMPLES // 5, 1))  # a run may start a process pool
+@given(data=st.data(), lines=st.lists(JSONL_LINES, max_size=4),
+       form=st.sampled_from(["utf-8", "bom", "latin-1", "empty", "stdin", "stdin-bom", "stdin-latin-1"]))
+def test_fuzz_fit_many(paths, tmp_path_factory, data, lines, form):
+    text = "\n".join(lines) + ("\n" if lines else "")
+    body = {"latin-1": text.encode("utf-8") + "caf\xe9\n".encode("latin-1"), "empty": b""}.get(
+        form.removeprefix("stdin-"), text.encode("utf-8"))
+    if form.endswith("bom"):
+        body = b"\xef\xbb\xbf" + body
+    folder = tmp_path_factory.mktemp("jsonl")
+    path = folder / "q.jsonl"
+    path.write_bytes(body)
+    source = "-" if form.startswith("stdin") else str(path)
+    opt = tame_option
+    options = [opt("--backend", BACKENDS), opt("--time-limit", SECONDS), opt("--total-time-limit", SECONDS),
+               opt("--workers", ["1", "0", "-1", "100000", "x"]), opt("--seed", NUMBERS), st.just(["--no-progress"])]
+    positional = st.sampled_from([source, *paths[:4]])
+    given = data.draw(command_line("fit-many", positional, options, paths, path_options=(), max_positional=1))
+    given = [arg for arg in given if arg != "--json"]  # fit-many prints JSON lines; --json is not its option
+    args = given if any(p in given for p in (source, *paths[:4])) else [*given, source]
+    check_clean(args, stdin=body if source == "-" else None)

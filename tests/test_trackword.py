@@ -274,5 +274,7 @@ def test_searches_that_would_not_end_are_refused():
     with pytest.raises(InputError, match="simple paths with more than 2 alterations"):
         list_words(FIXTURE, budget=3)
     nine = WordList({"ZZZZZZZZZ": 1, "QQQQQQQQQ": 1, "ABC": 1}, "nine")
-    walks = list_words(FIXTURE, nine, path_rule="walk", min_length=9, budget=10**20)  # capped at 9: any 9 letters
+    with pytest.raises(InputError, match="from 0 to 9 .*more alters nothing"):  # a budget past the longest word
+        list_words(FIXTURE, nine, path_rule="walk", min_length=9, budget=10**20)
+    walks = list_words(FIXTURE, nine, path_rule="walk", min_length=9, budget=9)  # any 9 letters
     assert [hit.word for hit in walks.words] == ["QQQQQQQQQ", "ZZZZZZZZZ"]

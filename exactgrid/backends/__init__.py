@@ -14,6 +14,7 @@ from .registry import (
     DEFAULT_BACKEND,
     GROUP,
     BackendInfo,
+    backend_name,
     backend_names,
     default_backend_name,
     get_backend,
@@ -22,6 +23,6 @@ from .registry import (
 
 __all__ = [
     "DEFAULT_BACKEND", "GROUP", "Backend", "BackendError", "BackendInfo", "Result",
-    "SolverDisagreement", "Status", "backend_names", "check_result", "default_backend_name", "get_backend",
-    "list_backends", "run_in_child",
+    "SolverDisagreement", "Status", "backend_name", "backend_names", "check_result", "default_backend_name",
+    "get_backend", "list_backends", "run_in_child",
 ]

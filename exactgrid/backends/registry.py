@@ -96,6 +96,20 @@ def backend_names() -> list[str]:
     return sorted(_entry_points())
 
 
+def backend_name(name: object, default: str | None = None) -> str:
+    """``name`` of a backend as given, or ``default`` (:data:`DEFAULT_BACKEND` unless given)
+    when it is None. An empty or blank name is refused (BackendError): it names no backend,
+    and taking it for the default would hide a mistake such as ``--backend "$UNSET"``."""
+    if name is None:
+        return default or DEFAULT_BACKEND
+    if not isinstance(name, str):
+        raise BackendError(f"a backend is named by a string, got {name!r}")
+    if not name.strip():
+        raise BackendError(f"the backend name {name!r} is empty; 'exactgrid backends' lists them "
+                           "(leave the option out for the default)")
+    return name
+
+
 def get_backend(name: str | None = None) -> Backend:
     """A ready-to-use backend by name (``None``: :data:`DEFAULT_BACKEND`).
 
@@ -105,7 +119,7 @@ def get_backend(name: str | None = None) -> Backend:
     >>> get_backend("cadical").name
     'cadical'
     """
-    name = name or DEFAULT_BACKEND
+    name = backend_name(name)
     base, _, option = name.partition(":")
     points = _entry_points()
     if base not in points:

@@ -22,7 +22,7 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from dataclasses import dataclass
 from typing import Any
 
-from ..inputs import InputError, check_seconds, check_whole
+from ..inputs import InputError, check_seconds, check_whole, clamp_workers_warning, usable_cores
 from ..pool import dask_executor as dask_executor  # re-exported: fit_many on a Dask cluster
 from ..pool import process_pool, stop_pool
 from ..question import Question, Verdict, question_from_table
@@ -81,7 +81,8 @@ def fit_many(
     ManyAnswers with an error (bad input found while reading; passed through in order of
     arrival). ``time_limit`` is per question; ``total_time_limit`` bounds the whole run (the
     questions not answered by then are yielded with the error "not answered: ..."). Without an
-    ``executor`` a process pool of ``workers`` processes (default: one per core) is made and
+    ``executor`` a process pool of ``workers`` processes (default: one per usable core; more
+    are lowered to that with a :class:`~exactgrid.inputs.WorkersClamped` warning) is made and
     shut down; a given executor (e.g. :func:`dask_executor`) is used and left open.
     Every grid in an answer has been checked by the finder in the worker.
     """
@@ -89,10 +90,11 @@ def fit_many(
         time_limit = check_seconds(time_limit)
     if total_time_limit is not None:
         total_time_limit = check_seconds(total_time_limit, "total time limit")
-    if workers is not None:
-        check_whole(workers, "workers", low=1)
     own = executor is None
-    count = workers or os.cpu_count() or 1
+    if own:
+        count = clamp_workers_warning(workers)
+    else:  # a cluster's workers are not this machine's cores: in flight as asked (default: one a core here)
+        count = check_whole(workers, "workers", low=1) if workers is not None else usable_cores()
     pool = executor or process_pool(count)
     deadline = None if total_time_limit is None else time.time() + total_time_limit
     pending: dict[Future[ManyAnswer], Any] = {}
@@ -155,22 +157,69 @@ def read_questions(lines: Iterable[str], source: str = "<questions>",
                    **overrides: Any) -> Iterator[tuple[Any, Question] | ManyAnswer]:
     """Questions from JSON lines: one object a line with the keys of a TOML instance file
     (see :func:`exactgrid.question.table_arguments`) plus an optional ``id`` (default: the
-    line number). Blank lines are skipped. A bad line becomes a ManyAnswer with its error, so
-    one typo does not stop a stream of thousands. ``overrides`` apply to every line as the
-    CLI's options apply to an instance file."""
+    line number). Blank lines are skipped; a leading byte order mark is dropped. A bad line
+    (not JSON, a key given twice, nesting too deep, a bad value) becomes a ManyAnswer with its
+    error, so one typo does not stop a stream of thousands. ``overrides`` apply to every line
+    as the CLI's options apply to an instance file. InputError ("no questions in ...") at the
+    end when there was not one line that is not blank."""
+    seen = False
     for number, line in enumerate(lines, 1):
+        if number == 1:
+            line = line.removeprefix("\ufeff")
         if not line.strip():
             continue
+        seen = True
         where = f"{source}:{number}"
         try:
-            data = json.loads(line)
+            data = json.loads(line, object_pairs_hook=_unique_keys)
         except json.JSONDecodeError as exc:
             yield ManyAnswer(number, error=f"{where}: not valid JSON: {exc.msg}")
             continue
+        except _DuplicateKey as exc:
+            yield ManyAnswer(number, error=f"{where}: the key {exc.key!r} is given twice")
+            continue
+        except RecursionError:
+            yield ManyAnswer(number, error=f"{where}: nested too deeply to read")
+            continue
         ident = data.pop("id", number) if isinstance(data, dict) else number
+        if not isinstance(ident, str | int) or isinstance(ident, bool):  # reported under its line number
+            yield ManyAnswer(number, error=f"{where}: id must be a string or a whole number, got {_short(ident)}")
+            continue
         try:
-            if not isinstance(ident, str | int) or isinstance(ident, bool):
-                raise InputError(f"{where}: id must be a string or a whole number, got {ident!r}")
             yield ident, question_from_table(data, where, **overrides).question
         except InputError as exc:
             yield ManyAnswer(ident, error=str(exc))
+        except RecursionError:  # a value nested too deeply for a check or its message
+            yield ManyAnswer(ident, error=f"{where}: a value is nested too deeply to read")
+    if not seen:
+        raise InputError(no_questions(source))
+
+
+def no_questions(source: str) -> str:
+    """The message for a questions file with no question (empty, or blank lines only)."""
+    return f"no questions in {source} (it is empty or holds blank lines only)"
+
+
+class _DuplicateKey(ValueError):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object's members as a dict; a key given twice is refused, not silently the last."""
+    data: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in data:
+            raise _DuplicateKey(key)
+        data[key] = value
+    return data
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    """``repr(value)``, cut to ``limit`` characters (a bad id may be large or nested deep)."""
+    try:
+        text = repr(value)
+    except RecursionError:
+        text = f"a {type(value).__name__} nested too deeply"
+    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -27,7 +27,7 @@ import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from ..backends import Backend, Result, Status, get_backend
+from ..backends import Backend, Result, Status, backend_name, get_backend
 from ..encode import Encoding, encode
 from ..inputs import FrozenDict, check_seconds
 from ..question import Question, Requirement, SpecError, Verdict, merge_fixed, parse_cells
@@ -48,7 +48,7 @@ class Part:
 def session_backend(backend: str | Backend | None) -> Backend:
     """``backend`` when it keeps sessions with assumptions, else the default session backend
     (a one-shot backend would re-solve from scratch for every call of an explanation)."""
-    chosen = backend if isinstance(backend, Backend) else get_backend(backend or SESSION_BACKEND)
+    chosen = backend if isinstance(backend, Backend) else get_backend(backend_name(backend, SESSION_BACKEND))
     return chosen if "assumptions" in chosen.capabilities else get_backend(SESSION_BACKEND)
 
 

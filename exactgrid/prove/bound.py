@@ -19,9 +19,10 @@ from typing import Any
 
 from ..backends import Status, get_backend
 from ..backends.ilp import HighsModel
+from ..encode import EncodingTimeout
 from ..finder import find
 from ..grid import Grid
-from ..inputs import check_seconds, check_whole
+from ..inputs import check_seconds, check_whole, clamp_workers_warning
 from ..pool import process_pool, stop_pool
 from ..question import Question
 from ..verify import check_grid
@@ -139,7 +140,9 @@ def bound(question: Question, time_limit: float | None = 60.0,
     new core, look for more in the same solution among the pairs no earlier core of the round
     holds (cores with disjoint pairs), up to this many. ``workers``: core searches a solution
     gets at once, this process's and ``workers - 1`` on ``executor`` (a Dask client's, say)
-    or, without one, on a process pool made for the run and stopped when it ends; each shrinks
+    or, without one, on a process pool made for the run and stopped when it ends (then at most
+    the usable cores: more are lowered to them with a
+    :class:`~exactgrid.inputs.WorkersClamped` warning); each shrinks
     in its own order, so a round may cut with several different cores
     (:mod:`exactgrid.prove.spread`). ``exact``: each optimum's words and letter counts first go
     to the question's exact model (:class:`~exactgrid.prove.exact.CountCheck`, within
@@ -147,7 +150,10 @@ def bound(question: Question, time_limit: float | None = 60.0,
     when it times out, the placement check takes over."""
     if time_limit is not None:
         time_limit = check_seconds(time_limit)
-    check_whole(workers, "workers", low=1)
+    if executor is None:  # this machine's cores: more searches than cores only compete for them
+        workers = clamp_workers_warning(workers)
+    else:
+        check_whole(workers, "workers", low=1)
     get_backend("highs")  # BackendError naming the extra to install, when highspy is missing
     started = time.monotonic()
     deadline = None if time_limit is None else started + time_limit
@@ -164,7 +170,10 @@ def bound(question: Question, time_limit: float | None = 60.0,
         else:
             without_cores = ""
         letters = set(counting.cells) | {OTHER}
-        checker = CountCheck(question, letters, "cadical", deadline, words=True) if exact else None
+        try:
+            checker = CountCheck(question, letters, "cadical", deadline, words=True) if exact else None
+        except EncodingTimeout:  # the time limit came while the exact model was built: bound without it
+            checker, without_cores = None, without_cores + " (no exact check: the time limit came while encoding it)"
         if checker is not None and not checker.usable:
             checker.close()
             checker, without_cores = None, without_cores + " (no exact check: forbidden words enforced lazily)"

@@ -1033,14 +1033,14 @@ def solve_by_ilp(box: LetterBox | str, words: Words = None, max_words: int | Non
     thousands of reduced words and cost seconds or more per k (the search is far faster there).
     ``time_limit`` bounds the whole run; when a call runs out of time the answer is not proven.
     """
-    from ..backends import Status, get_backend
+    from ..backends import Status, backend_name, get_backend
 
     started = time.perf_counter()
     box = LetterBox.parse(box)
     dictionary = load_words(words)
     limit = box.size if max_words is None else check_whole(max_words, "max_words", 1)
     budget = check_seconds(time_limit)
-    solver = get_backend(backend or DEFAULT_BACKEND)
+    solver = get_backend(backend_name(backend, DEFAULT_BACKEND))
     playable = word_edges(box, playable_words(box, dictionary))
     reduced = dominant_edges(playable, "widest")
     missing = _missing_letters(box, playable)

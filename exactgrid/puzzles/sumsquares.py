@@ -37,7 +37,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ..backends import Status, get_backend
+from ..backends import Status, backend_name, get_backend
 from ..inputs import InputError, check_seconds
 from ..model import BoolModel
 from ..stopping import interruption
@@ -262,7 +262,7 @@ def solve_ilp(n: int, backend: str | None = None, time_limit: float | None = DEF
     Proven only when the backend says OPTIMAL; at the time limit, the best grid it found (if
     any) and the bound it proved (if it reports one: HiGHS and CP-SAT do, CBC does not).
     """
-    name = backend or DEFAULT_BACKEND
+    name = backend_name(backend, DEFAULT_BACKEND)
     solver = get_backend(name)
     if "optimise" not in solver.capabilities:
         raise SumSquaresInputError(f"backend {name!r} cannot optimise; `exactgrid backends` lists those that can")
@@ -505,7 +505,7 @@ def solve_sum_of_squares(n: int, method: Method = "both", backend: str | None = 
         raise SumSquaresInputError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
     limit = check_seconds(time_limit)
     started = time.monotonic()
-    name = backend or DEFAULT_BACKEND
+    name = backend_name(backend, DEFAULT_BACKEND)
     if method == "dp" and backend is not None:
         raise SumSquaresInputError(f"the dynamic programme uses no backend; --backend {backend} goes with "
                                    "--method ilp or both")

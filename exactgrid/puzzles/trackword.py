@@ -190,7 +190,10 @@ def list_words(grid: Grid | str, words: str | WordList = DEFAULT_WORDS, path_rul
     if not isinstance(board_grid, Grid):
         raise InputError(f"a grid must be a Grid or its letters as text, got {grid!r}")
     chosen = word_list(words)
-    check_whole(budget, "the alteration budget")
+    longest = min(high if high is not None else chosen.longest, chosen.longest)
+    if check_whole(budget, "the alteration budget") > longest:
+        raise InputError(f"the alteration budget must be from 0 to {longest} (the longest word counted has "
+                         f"{longest} letters; more alters nothing), got {budget}")
     hits = search_words(board_grid, trie_for(chosen, low, high), path_rule, low, high, budget)
     return TrackwordAnswer(board_grid, tuple(hits), low, high, path_rule, chosen.name, time.perf_counter() - start,
                            budget)

@@ -10,13 +10,13 @@ from pathlib import Path
 from ..awards import Checklist, ChecklistResult, evaluate
 from ..finder import Score
 from ..grid import Grid
-from ..inputs import InputError, check_seconds, check_whole
+from ..inputs import InputError, check_seconds, clamp_workers_warning
 from ..question import Question, Verdict, checklist_question, choose_checklist
 from ..stopping import interruption
 from ..verify import GridCheck
 from .certify import WindowCertificate, certify
 from .problem import SearchProblem, SolveError, counts_every_word
-from .search import Improvement, Schedule, SearchStats, default_workers, search
+from .search import Improvement, Schedule, SearchStats, search
 
 
 @dataclass
@@ -77,7 +77,8 @@ def solve(question: Question | None = None, *, checklist: Checklist | str | Path
     is every item of ``checklist`` (a Checklist or TOML file) or of ``awards`` (keys of the
     default checklist: ``["M8", "NOCAL", "C2C"]``).
 
-    ``workers`` threads (default: every core) anneal from random grids, or from ``start``.
+    ``workers`` threads (default: every core; more than the usable cores are lowered to them
+    with a :class:`~exactgrid.inputs.WorkersClamped` warning) anneal from random grids, or from ``start``.
     Ctrl-C or SIGTERM ends the search with the best grid so far, and so does ``max_proposals``
     (a stop that does not depend on the machine's speed, for tests and benchmarks).
 
@@ -94,10 +95,7 @@ def solve(question: Question | None = None, *, checklist: Checklist | str | Path
     constrained = _count_every_word(constrained)
     if time_limit is not None:
         time_limit = check_seconds(time_limit)
-    if workers is not None:
-        workers = check_whole(workers, "workers")
-        if workers < 1:
-            raise InputError("workers must be 1 or more")
+    workers = clamp_workers_warning(workers)
     start_text = None
     if start is not None:
         start_grid = start if isinstance(start, Grid) else Grid(question.board, _letters(start))
@@ -111,7 +109,7 @@ def solve(question: Question | None = None, *, checklist: Checklist | str | Path
         except KeyboardInterrupt as exc:  # stopped before the search began: nothing found yet
             return SolveAnswer(question=constrained, verdict=Verdict.UNKNOWN, check=None,
                                stopped_by=interruption(exc))
-    found = search(problem, time_limit=time_limit, workers=workers or default_workers(), seed=seed,
+    found = search(problem, time_limit=time_limit, workers=workers, seed=seed,
                    start=start_text, schedule=schedule, max_proposals=max_proposals,
                    on_improvement=on_improvement, on_progress=on_progress)
     answer = SolveAnswer(

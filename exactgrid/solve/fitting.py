@@ -14,10 +14,10 @@ import time
 
 from ..backends import Backend
 from ..fit import FitAnswer, fit, verified_answer
-from ..inputs import check_seconds
+from ..inputs import check_seconds, clamp_workers_warning
 from ..question import Question
 from .problem import SearchProblem, SolveError, counts_every_word
-from .search import default_workers, search
+from .search import search
 
 
 def searchable(question: Question) -> bool:
@@ -38,12 +38,13 @@ def search_for_fit(question: Question, seconds: float, workers: int | None = Non
     scoring words, so that its ``min_score`` is the search's), or None (none found, or a
     question the search cannot answer exactly: :func:`searchable`)."""
     seconds = check_seconds(seconds)
+    workers = clamp_workers_warning(workers)
     if seconds <= 0 or not searchable(question):
         return None
     began = time.monotonic()
     problem = SearchProblem.build(question, weights=question.scoring_weights())
     seen: list[object] = []
-    found = search(problem, time_limit=seconds, workers=workers or default_workers(), seed=seed,
+    found = search(problem, time_limit=seconds, workers=workers, seed=seed,
                    on_improvement=seen.append, should_stop=lambda: bool(seen))
     if found.best is None:
         return None

@@ -10,7 +10,6 @@ kept), or when a callback says so.
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from collections.abc import Callable
@@ -19,6 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..grid import Grid
+from ..inputs import usable_cores
 from ..stopping import interruption, leave_signals_to_the_main_thread
 from ..verify import GridCheck, check_grid
 from . import kernel
@@ -175,11 +175,8 @@ class _Worker:
 
 
 def default_workers() -> int:
-    """One worker per core this process may use."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not on Linux
-        return max(1, os.cpu_count() or 1)
+    """One worker per core this process may use (:func:`exactgrid.inputs.usable_cores`)."""
+    return usable_cores()
 
 
 def search(problem: SearchProblem, time_limit: float | None = 60.0, workers: int | None = None,
