@@ -60,7 +60,16 @@ import click
 
 from . import __version__
 from .awards import default_checklist, evaluate, load_checklist
-from .cli_progress import STOPPED_EXIT, Progress, plural, progress_option
+from .cli_progress import (
+    STARTED_KEY,
+    STOPPED_EXIT,
+    Progress,
+    command_started,
+    plural,
+    process_age,
+    progress_option,
+    time_left,
+)
 from .data import word_list
 from .data.us import us_states
 from .finder import PATH_RULES, score
@@ -122,9 +131,11 @@ class ExactgridGroup(click.Group):
                      **extra: Any) -> click.Context:
         """Parse the group's own options, with one-line errors; remember whether JSON is wanted."""
         as_json = wants_json(list(args))
+        started = (extra.get("obj") or {}).get("started", time.monotonic())
         with _stopped_without_an_answer(as_json), _one_line_errors(as_json):
             ctx = super().make_context(info_name, args, parent=parent, **extra)
         ctx.meta["exactgrid.json"] = as_json
+        ctx.meta[STARTED_KEY] = started
         return ctx
 
     def invoke(self, ctx: click.Context) -> Any:
@@ -512,7 +523,7 @@ def letterboxed_command(ctx: click.Context, box: str, max_words: int | None, lis
     news = {"search": "breadth-first search", "ilp": f"ILP on {backend or 'cbc'}",
             "both": f"search, then ILP on {backend or 'cbc'}"}[method]
     with Progress("letterboxed", None if method == "search" else time_limit, progress, news):
-        answer = solve_letter_boxed(box, dictionary, max_words, method, backend, time_limit)  # type: ignore[arg-type]
+        answer = solve_letter_boxed(box, dictionary, max_words, method, backend, time_left(time_limit))  # type: ignore[arg-type]
     _answer_out(answer, as_json)
     ctx.exit(STOPPED_EXIT if answer.stopped_by else 0 if answer.solved and answer.proven else 1 if answer.proven
              else 3)
@@ -544,7 +555,7 @@ def sumsquares_command(ctx: click.Context, n: int, method: str, backend: str | N
     news = {"dp": "the dynamic programme", "ilp": f"the ILP on {backend or 'cbc'}",
             "both": f"the ILP on {backend or 'cbc'}, then the dynamic programme"}[method]
     with Progress("sumsquares", time_limit * (2 if method == "both" else 1), progress, news):
-        answer = solve_sum_of_squares(n, method, backend, time_limit)  # type: ignore[arg-type]
+        answer = solve_sum_of_squares(n, method, backend, time_left(time_limit))  # type: ignore[arg-type]
     _answer_out(answer, as_json)
     ctx.exit(STOPPED_EXIT if answer.stopped_by else PUZZLE_EXIT[answer.status])
 
@@ -657,7 +668,7 @@ def fit_command(ctx: click.Context, requirements: tuple[str, ...], instance: str
         raise BadInput(ASKS_NOTHING)
     solver = get_backend(backend)
     _can_draw(show)
-    started = time.monotonic()
+    started = command_started()  # the time limit counts from the command's start
     encoding = None
     stopped_by: str | None = None
     try:
@@ -792,7 +803,7 @@ def bound_command(ctx: click.Context, requirements: tuple[str, ...], optional: t
         started = time.monotonic()
         try:
             with Progress("bound", time_limit, progress, f"the counting relaxation on {chosen}"):
-                answer: Any = count_question(question, chosen, time_limit)
+                answer: Any = count_question(question, chosen, time_left(time_limit))
         except KeyboardInterrupt as exc:
             answer = CountingAnswer("open", None, chosen, time.monotonic() - started,
                                     f"interrupted ({interruption(exc)}) before the relaxation was solved")
@@ -829,7 +840,7 @@ def bound_command(ctx: click.Context, requirements: tuple[str, ...], optional: t
                 shown.news(f"{best}, round {state['rounds']}, {plural(state['cores'] or 0, 'cut')}")
 
             try:
-                answer = bound(question, time_limit, on_bound=lambda v, s: heard(v, s),
+                answer = bound(question, time_left(time_limit), on_bound=lambda v, s: heard(v, s),
                                on_round=lambda r, c: heard(round_=r, core=c), certify=certify,
                                certify_seconds=time_limit, triples=triples, cores_per_round=cores_per_round,
                                workers=workers or 1, executor=executor, exact=exact, exact_seconds=exact_seconds)
@@ -927,11 +938,11 @@ def solve_command(ctx: click.Context, requirements: tuple[str, ...], forbid: tup
         report.shown = shown
         try:
             answer = solve(question, checklist=checklist, water_borders=True if water_borders else None,
-                           time_limit=time_limit, workers=workers, seed=seed, start=start_grid,
+                           time_limit=time_left(time_limit), workers=workers, seed=seed, start=start_grid,
                            certify_window=certify_window, certify_time_limit=certify_time_limit,
                            on_improvement=report.improvement, on_certify_progress=report.certifying,
-                           on_progress=report.progress)
-        except KeyboardInterrupt as exc:  # before the search began, or while certifying: no answer object
+                           on_progress=report.progress, on_compile=report.compiling)
+        except KeyboardInterrupt as exc:  # before the search began: no answer object
             from .question import Verdict
             from .solve import SolveAnswer
 
@@ -944,6 +955,10 @@ def solve_command(ctx: click.Context, requirements: tuple[str, ...], forbid: tup
     else:
         click.echo(solve_text(answer))
     ctx.exit(STOPPED_EXIT if is_interruption(answer.stopped_by) else SOLVE_EXIT[answer.verdict])
+
+
+COMPILE_NOTICE = ("compiling the search kernel for this machine (once after an install: about 15 s on one core, "
+                  "counted in --time-limit; later runs load it from numba's cache)")
 
 
 class _SolveReport:
@@ -985,6 +1000,11 @@ class _SolveReport:
                 "worker": found.worker}
         self.file.write(json.dumps(line) + "\n")
         self.file.flush()
+
+    def compiling(self) -> None:
+        """Say, whatever the progress setting, that the search kernel is being compiled."""
+        if self.shown is not None:
+            self.shown.notice(COMPILE_NOTICE)
 
     def certifying(self, done: int, windows: int) -> None:
         """Show how far --certify-window has got."""
@@ -1051,7 +1071,7 @@ def fit_many_command(ctx: click.Context, questions_file: str, backend: str | Non
     try:
         with Progress("fit-many", total_time_limit, progress, "0 answered") as shown:
             stream = fit_many(read_questions(lines, source), backend=backend,
-                              time_limit=time_limit, total_time_limit=total_time_limit, workers=workers,
+                              time_limit=time_limit, total_time_limit=time_left(total_time_limit), workers=workers,
                               executor=executor, seed=seed)
             for item in stream:
                 if item.answer is None:
@@ -1094,4 +1114,5 @@ def backends_command(as_json: bool) -> None:
 def main() -> None:
     """Console-script entry point (``exactgrid``): SIGTERM and SIGHUP stop work as Ctrl-C does."""
     with stop_on_signals():
-        cli(prog_name="exactgrid")
+        # the process was started for this command: its start-up counts against --time-limit
+        cli(prog_name="exactgrid", obj={"started": time.monotonic() - process_age()})

@@ -14,6 +14,7 @@ it, and exit status :data:`STOPPED_EXIT` (3).
 from __future__ import annotations
 
 import contextlib
+import os
 import shutil
 import threading
 import time
@@ -37,6 +38,39 @@ PROGRESS_HELP = ("Progress on stderr: a status line rewritten in place when stde
                  "there); elsewhere only with --progress, as a plain line every 10 s. --no-progress: none.")
 
 STOP_NOTE = "Ctrl-C stops with the answer so far"
+
+
+_IMPORTED = time.monotonic()
+
+
+def process_age() -> float:
+    """Seconds since this process started (on Linux, from ``/proc``; elsewhere since this module
+    was imported, which the interpreter's start-up precedes by a fraction of a second)."""
+    try:
+        with open("/proc/self/stat", encoding="ascii") as stat, open("/proc/uptime", encoding="ascii") as uptime:
+            started_ticks = int(stat.read().rsplit(")", 1)[1].split()[19])
+            since_boot = float(uptime.read().split()[0])
+        return max(0.0, since_boot - started_ticks / os.sysconf("SC_CLK_TCK"))
+    except (OSError, ValueError, IndexError):
+        return time.monotonic() - _IMPORTED
+
+
+STARTED_KEY = "exactgrid.started"
+"""Where a command's context keeps when the command started (``time.monotonic()``)."""
+
+
+def command_started() -> float:
+    """When the running command started: for the ``exactgrid`` program, when its process started
+    (Python's start-up and the imports count against ``--time-limit``); for a command invoked
+    in-process (click's test runner, a program calling the group), when it was invoked."""
+    ctx = click.get_current_context(silent=True)
+    started = ctx.meta.get(STARTED_KEY) if ctx is not None else None
+    return time.monotonic() if started is None else started
+
+
+def time_left(time_limit: float | None) -> float | None:
+    """What is left of a command's ``--time-limit`` (wall-clock time from :func:`command_started`)."""
+    return None if time_limit is None else max(0.0, time_limit - (time.monotonic() - command_started()))
 
 
 def progress_option(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -82,6 +116,12 @@ class Progress:
         """Set the command's own news (best score, bound, questions answered, ...)."""
         with self._lock:
             self._news = text
+
+    def notice(self, text: str) -> None:
+        """One line on stderr that is always shown, progress on or off (say, that the command
+        must compile first); on a terminal it takes the status line's place, which is redrawn."""
+        with self._lock:
+            self._write(("\r\033[K" if self.terminal else "") + f"{self.command}: {text}\n")
 
     def line(self) -> str:
         """The status line as it reads now."""

@@ -1,6 +1,19 @@
-"""Shared test settings: which solver backends can run here."""
+"""Shared test settings: which solver backends can run here; the search kernel compiled first."""
+
+import pytest
 
 from exactgrid.backends import list_backends
 
 #: Every backend available on this machine (built-ins and installed plugins).
 AVAILABLE_BACKENDS = [row.name for row in list_backends(only_available=True)]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def compiled_search_kernel() -> None:
+    """The solve kernel compiled (or loaded from numba's cache) before any test runs: a search's
+    time limit counts the compile, so without this a short search in the first test to run on a
+    fresh clone would spend its time compiling, and its verdict would hang on the machine's speed.
+    Children started by the tests load the kernel from the same cache."""
+    from exactgrid.solve import warm_up
+
+    warm_up()

@@ -259,20 +259,12 @@ def test_fuzz_instance_files(tmp_path, table, garble, extra, as_json):
     check_clean(["fit", "--instance", str(path), *extra, *(["--json"] if as_json else [])])
 
 
-@pytest.fixture(scope="module")
-def warm_solve():
-    """Compile the search kernel once (numba, ~15 s cold), so that no fuzzed run pays for it."""
-    import exactgrid as eg
-
-    eg.solve(eg.Question(eg.Board(2, 2)), time_limit=1, workers=1, max_proposals=100)
-
-
 SMALL_SHAPES = ["2x2", "3x3", "2x3", "1x1", "0x0", "x", "-1x3", "99999999999999999999x2", "33x1", ""]
 
 
 @settings(FUZZ, max_examples=max(EXAMPLES // 5, 1))  # a run that searches takes its 0.3 s
 @given(data=st.data())
-def test_fuzz_solve(paths, warm_solve, data):
+def test_fuzz_solve(paths, data):  # the kernel is compiled first (conftest)
     positional = st.sampled_from(WORDS) | ODD_TEXT
     opt = tame_option
     options = [opt("--shape", SMALL_SHAPES), opt("--moves", ["king", "rook", "x"]), opt("--budget", NUMBERS[:8]),

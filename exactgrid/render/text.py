@@ -361,6 +361,8 @@ def solve_text(answer: SolveAnswer) -> str:
            f"{_plural(stats.improvements, 'improvement')}; stopped by {answer.stopped_by}")
     if answer.check is None:
         closest = f"; closest grid {answer.closest}" if answer.closest else ""
+        if answer.detail:
+            return f"UNKNOWN: {answer.detail} ({how})"
         return f"UNKNOWN: no grid met the constraints ({how}){closest}"
     lines = [f"best grid found ({how}), checked by the finder:", score_text(answer.check.score)]
     if answer.certificate is not None:
@@ -386,7 +388,7 @@ def solve_dict(answer: SolveAnswer) -> dict[str, Any]:
         "proposals": stats.proposals, "improvements": [
             {"grid": i.grid, "score": i.score, "elapsed": round(i.elapsed, 3), "worker": i.worker}
             for i in answer.improvements],
-        "stopped_by": answer.stopped_by,
+        "stopped_by": answer.stopped_by, **({"detail": answer.detail} if answer.detail else {}),
     }
     cert = answer.certificate
     if cert is not None:

@@ -18,9 +18,9 @@ from typing import Any
 
 from .answer import SolveAnswer, solve, solve_question
 from .problem import SolveError
-from .search import Improvement, Schedule, SearchStats
+from .search import Improvement, Schedule, SearchStats, warm_up
 
-__all__ = ["Improvement", "Schedule", "SearchStats", "SolveAnswer", "SolveError", "solve", "solve_question"]
+__all__ = ["Improvement", "Schedule", "SearchStats", "SolveAnswer", "SolveError", "solve", "solve_question", "warm_up"]
 
 
 class _SolveModule(types.ModuleType):

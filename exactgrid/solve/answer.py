@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,6 +39,8 @@ class SolveAnswer:
     closest: str | None = None
     certificate: WindowCertificate | None = None
     """With ``certify_window``: what the exact moves proved of the grid (K-optimal, or not)."""
+    detail: str = ""
+    """Why there is no grid, when the search ended before it began (the kernel still compiling)."""
 
     @property
     def grid(self) -> Grid | None:
@@ -70,7 +73,8 @@ def solve(question: Question | None = None, *, checklist: Checklist | str | Path
           certify_window: int | None = None, certify_time_limit: float | None = None,
           on_certify_progress: Callable[[int, int], None] | None = None,
           on_improvement: Callable[[Improvement], None] | None = None,
-          on_progress: Callable[[SearchStats], None] | None = None) -> SolveAnswer:
+          on_progress: Callable[[SearchStats], None] | None = None,
+          on_compile: Callable[[], None] | None = None) -> SolveAnswer:
     """The highest-scoring grid found in ``time_limit`` seconds that meets ``question`` and
     the checklist: every word of the question's list scores its weight; required and forbidden
     words, fixed cells, ``min_count``/``min_score`` and chains are hard constraints, and so
@@ -86,7 +90,13 @@ def solve(question: Question | None = None, *, checklist: Checklist | str | Path
     no change of at most K cells helps, proven (``certificate``), within ``certify_time_limit``
     seconds (default: ``time_limit`` again); ``on_certify_progress(done, windows)`` hears how
     far. Every grid reported was re-scored by the finder and checked against the question and the checklist.
+
+    ``time_limit`` is wall-clock time for the search from this call on: building the question's
+    arrays, a first grid from the SAT solver when words are required, and compiling the search
+    kernel on the first run after an install (``on_compile()`` is called then; see
+    :func:`~exactgrid.solve.search.search`) all count. ``certify_window`` has its own limit.
     """
+    started = time.monotonic()
     question = question if question is not None else Question()
     if not isinstance(question, Question):
         raise InputError(f"solve takes a Question, got {type(question).__name__}")
@@ -109,18 +119,22 @@ def solve(question: Question | None = None, *, checklist: Checklist | str | Path
         except KeyboardInterrupt as exc:  # stopped before the search began: nothing found yet
             return SolveAnswer(question=constrained, verdict=Verdict.UNKNOWN, check=None,
                                stopped_by=interruption(exc))
-    found = search(problem, time_limit=time_limit, workers=workers, seed=seed,
+    left = None if time_limit is None else max(0.0, time_limit - (time.monotonic() - started))
+    found = search(problem, time_limit=left, workers=workers, seed=seed,
                    start=start_text, schedule=schedule, max_proposals=max_proposals,
-                   on_improvement=on_improvement, on_progress=on_progress)
+                   on_improvement=on_improvement, on_progress=on_progress, on_compile=on_compile)
     answer = SolveAnswer(
         question=constrained, verdict=Verdict.FITS if found.best is not None else Verdict.UNKNOWN,
         check=found.best, improvements=found.improvements, stats=found.stats, stopped_by=found.stopped_by,
-        closest=None if found.best is not None else found.closest,
+        closest=None if found.best is not None else found.closest, detail=found.detail,
     )
     if certify_window is not None and answer.check is not None and found.stopped_by in ("time limit", "proposals"):
         limit = time_limit if certify_time_limit is None else check_seconds(certify_time_limit)
-        answer.certificate, answer.check = certify(constrained, answer.check, certify_window, time_limit=limit,
-                                                   on_improvement=on_improvement, on_progress=on_certify_progress)
+        try:
+            answer.certificate, answer.check = certify(constrained, answer.check, certify_window, time_limit=limit,
+                                                       on_improvement=on_improvement, on_progress=on_certify_progress)
+        except KeyboardInterrupt as exc:  # the grid found stands, uncertified
+            answer.stopped_by = interruption(exc)
     if chosen is not None and answer.check is not None:
         result = answer.check.score
         answer.checklist = evaluate(chosen, result.words, result.total, water_borders)

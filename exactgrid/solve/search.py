@@ -91,6 +91,72 @@ class SearchResult:
     stopped_by: str = "time limit"
     closest: str | None = None
     """When no grid met the question: the grid that came closest (by penalised value)."""
+    detail: str = ""
+    """Why the search has nothing to show, when it ended before it began (:data:`COMPILING_DETAIL`)."""
+
+
+COMPILING_DETAIL = ("stopped before the search began: the search kernel was still being compiled for this "
+                    "machine (the first run after an install; later runs load it from numba's cache)")
+COMPILE_NOTICE_SECONDS = 1.0
+"""Getting the kernel ready longer than this means numba is compiling it (a cache load takes a
+fraction of it): ``on_compile`` is then called once."""
+
+
+def _start_workers(problem: SearchProblem, schedule: Schedule, seed: int, start_codes: np.ndarray | None,
+                   workers: int) -> list[_Worker]:
+    """The workers, their starting grids scored, and the annealer compiled (or loaded from
+    numba's cache) by a first call of no steps."""
+    pool = [_Worker(problem, schedule, seed * 1009 + i, i, start_codes, CHAINS_PER_WORKER) for i in range(workers)]
+    pool[0].slice(steps=0)
+    return pool
+
+
+def warm_up() -> float:
+    """Compile the search kernel now (or load it from numba's cache), with no time limit; the
+    seconds it took. The first search after an install otherwise spends its time limit on this
+    (about 15 s on one core); a program or test suite that runs short searches calls it once first.
+    """
+    from ..geometry import Board
+    from ..question import Question
+
+    began = time.perf_counter()
+    _start_workers(SearchProblem.build(Question(Board(2, 2))), Schedule(), 0, None, 1)
+    return time.perf_counter() - began
+
+
+def _prepared(prepare: Callable[[], list[_Worker]], began: float, time_limit: float | None,
+              on_compile: Callable[[], None] | None) -> list[_Worker] | None:
+    """``prepare()`` on a helper thread (the first call compiles the kernel), waited for until
+    the time limit (counted from ``began``): its workers, or None when the time limit came first.
+
+    Why a thread: numba compiles in the thread that calls, and a compile cannot be cut short, so
+    the caller waits for it here, keeping its time limit and Ctrl-C. A compile that outlives the
+    call goes on in the background (a daemon thread) and fills numba's cache for the next one.
+    """
+    done: list[list[_Worker]] = []
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        leave_signals_to_the_main_thread()
+        try:
+            done.append(prepare())
+        except BaseException as err:  # noqa: BLE001 - raised again in the caller's thread
+            failed.append(err)
+
+    thread = threading.Thread(target=run, name="exactgrid-solve-compile", daemon=True)
+    thread.start()
+    noticed = False
+    while thread.is_alive():
+        waited = time.perf_counter() - began
+        if time_limit is not None and waited >= time_limit:
+            return None
+        if not noticed and waited >= COMPILE_NOTICE_SECONDS and on_compile is not None:
+            noticed = True
+            on_compile()
+        thread.join(0.02)
+    if failed:
+        raise failed[0]
+    return done[0]
 
 
 class _Worker:
@@ -183,9 +249,16 @@ def search(problem: SearchProblem, time_limit: float | None = 60.0, workers: int
            seed: int = 0, start: str | None = None, schedule: Schedule | None = None,
            on_improvement: Callable[[Improvement], None] | None = None,
            on_progress: Callable[[SearchStats], None] | None = None, progress_every: float = 0.5,
-           should_stop: Callable[[], bool] | None = None, max_proposals: int | None = None) -> SearchResult:
+           should_stop: Callable[[], bool] | None = None, max_proposals: int | None = None,
+           on_compile: Callable[[], None] | None = None) -> SearchResult:
     """Anneal on ``workers`` threads until ``time_limit`` seconds (None: until stopped),
     Ctrl-C/SIGTERM, ``should_stop()`` or ``max_proposals``; the best grid meeting the question.
+
+    The time limit counts everything from this call on, the compile of the search kernel
+    included: the first search after an install compiles it (about 15 s on one core; later ones
+    load it from numba's cache), and ``on_compile()`` is called when getting it ready takes
+    longer than :data:`COMPILE_NOTICE_SECONDS`. A time limit that comes before the kernel is
+    ready ends the search with nothing found (``detail`` says why).
 
     Every improvement is checked by the finder before ``on_improvement`` hears of it.
     ``start`` (grid letters) seeds every chain of every worker.
@@ -242,10 +315,14 @@ def search(problem: SearchProblem, time_limit: float | None = 60.0, workers: int
     threads: list[threading.Thread] = []
     stop = threading.Event()
     try:
-        pool += [_Worker(problem, schedule, seed * 1009 + i, i, start_codes, CHAINS_PER_WORKER)
-                 for i in range(workers)]
-        pool[0].slice(steps=0)  # compiles the kernel (or loads it from numba's cache) before the clock starts
-        began = time.perf_counter()
+        ready = _prepared(lambda: _start_workers(problem, schedule, seed, start_codes, workers), began,
+                          time_limit, on_compile)
+        if ready is None:  # the time limit came first
+            result.stopped_by = "time limit"
+            result.detail = COMPILING_DETAIL
+            result.stats.elapsed = time.perf_counter() - began
+            return result
+        pool += ready
         threads += [threading.Thread(target=w.run, args=(stop,), name=f"exactgrid-solve-{i}", daemon=True)
                     for i, w in enumerate(pool)]
         for t in threads:
@@ -270,6 +347,10 @@ def search(problem: SearchProblem, time_limit: float | None = 60.0, workers: int
                 break
     except KeyboardInterrupt as exc:
         result.stopped_by = interruption(exc)
+        if not pool:
+            result.stats.elapsed = time.perf_counter() - began
+            result.detail = COMPILING_DETAIL
+            return result
     finally:
         stop.set()
         for t in threads:
