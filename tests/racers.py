@@ -2,6 +2,8 @@
 
 import time
 
+from exactgrid.backends import Backend, Result, Status
+
 
 def answer_after(seconds: float, answer: str):
     yield ("progress", answer)
@@ -11,3 +13,51 @@ def answer_after(seconds: float, answer: str):
 
 def give_up_at_once():
     yield ("done", "gave up")
+
+
+def counting_that_fails(question, time_limit):
+    """fit's counting child, with the core loop broken inside the child (a monkeypatch in the
+    test process does not reach a child)."""
+    import exactgrid.fit.answer as fit_answer
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    fit_answer.refute_by_cores = broken
+    yield from fit_answer.counting_child(question, time_limit)
+
+
+def never_decides(seconds: float):
+    time.sleep(seconds)
+    yield ("done", "unknown")
+
+
+class Undecided(Backend):
+    """A backend that runs in a child and never decides (it gives up at its time limit): beside
+    it, whatever fit answers was decided by the counting loop, on any machine."""
+
+    name = "undecided"
+    description = "test backend: never decides"
+    capabilities = frozenset({"decide", "child-process"})
+
+    def available(self) -> bool:
+        return True
+
+    def child_call(self, model, time_limit, seed):
+        return never_decides, (3600.0 if time_limit is None else time_limit,)
+
+    def read_child(self, model, messages, finished) -> Result:
+        return Result(Status.UNKNOWN, detail="never decides")
+
+
+class InProcessUndecided(Backend):
+    """An in-process backend (no child_call) that gives up at once."""
+
+    name = "in-process-undecided"
+    capabilities = frozenset({"decide", "in-process"})
+
+    def available(self) -> bool:
+        return True
+
+    def _solve(self, model, time_limit, seed) -> Result:
+        return Result(Status.UNKNOWN, detail="gives up")

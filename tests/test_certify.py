@@ -14,6 +14,8 @@ from exactgrid.cli import cli
 from exactgrid.prove.certify import certify_refutation
 from exactgrid.question import load_instance
 
+from . import racers
+
 FIT = Path(__file__).resolve().parents[1] / "instances" / "benchmarks" / "fit"
 
 
@@ -70,7 +72,8 @@ def test_refutations_by_counting_are_certified_core_by_core(relaxation):
         assert not EXPECTED[index]
         certificate = certify_counting(spec, counted, 60)
         assert certificate.checked, certificate.detail
-        assert f"of {len(counted.cuts)} cores" in certificate.method
+        cuts = len(counted.cuts)
+        assert f"of {cuts} core{'' if cuts == 1 else 's'} " in certificate.method
         certified += 1
         kinds |= {type(c).__name__ for c in counted.cuts} == {"Core", "WordCore"}
         with pytest.raises(AssertionError, match="satisfiable"):  # without its last cut, the relaxation has a solution
@@ -79,10 +82,11 @@ def test_refutations_by_counting_are_certified_core_by_core(relaxation):
 
 
 def test_fit_certifies_a_refutation_by_counting(monkeypatch):
-    import exactgrid.fit.answer as fit_answer
 
-    monkeypatch.setattr(fit_answer, "COUNTING_PROBE_SECONDS", 0.0)  # in-process: counting answers first
+    import exactgrid.backends
+
+    monkeypatch.setattr(exactgrid.backends, "get_backend", lambda name: racers.Undecided())  # counting decides
     result = CliRunner().invoke(cli, ["fit", "NEWYORK:exact", "NEWJERSEY:exact", "NEWMEXICO:exact", "--shape", "3x3",
-                                      "--certify", "--backend", "cadical", "--time-limit", "60"])
+                                      "--certify", "--backend", "undecided", "--time-limit", "60"])
     assert result.exit_code == 1 and "backend counting" in result.output, result.output
     assert "\ncertified: DRUP proofs from CaDiCaL" in result.output and "counting relaxation" in result.output

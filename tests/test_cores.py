@@ -18,6 +18,7 @@ from exactgrid.question import Verdict, load_instance
 from exactgrid.render import fit_dict, fit_text
 from exactgrid.verify import check_grid
 
+from . import racers
 from .test_fit import EXPECTED, SPECS
 
 FIT = Path(__file__).resolve().parents[1] / "instances" / "benchmarks" / "fit"
@@ -218,29 +219,35 @@ def test_fit_races_counting_beside_a_child_process_backend():
     assert "core 1: " in fit_text(answer)
 
 
-def test_fit_probes_an_in_process_backend_before_counting(monkeypatch):
-    import exactgrid.fit.answer as fit_answer
-
-    monkeypatch.setattr(fit_answer, "COUNTING_PROBE_SECONDS", 0.0)
+def test_counting_decides_beside_a_backend_that_cannot():
     question = load_instance(FIT / "3x3_top3.toml").question
-    answer = fit(question, "cadical", time_limit=60)
+    answer = fit(question, racers.Undecided(), time_limit=None)
     assert answer.verdict == Verdict.DOES_NOT_FIT and answer.backend == "counting" and answer.rounds == 1
     assert fit(question, "cadical", time_limit=60, counting=False).backend == "cadical"
     fits = load_instance(FIT / "4x4_top4.toml").question  # it fits: counting hands its counts to the exact model
-    monkeypatch.setattr(fit_answer, "COUNTING_SECONDS", None)  # however slow the machine, counting ends first
-    answer = fit(fits, "cadical", time_limit=None)
+    answer = fit(fits, racers.Undecided(), time_limit=None)
     assert answer.verdict == Verdict.FITS and answer.counting.status == "fits" and answer.backend == "counting"
     assert answer.grid == answer.counting.grid and "led it to the grid" in answer.detail
+    answer = fit(question, racers.InProcessUndecided(), time_limit=None)  # in-process, beside the counting child
+    assert answer.verdict == Verdict.DOES_NOT_FIT and answer.backend == "counting"
+
+
+def test_an_in_process_backend_decides_in_its_probe_without_waiting_for_counting():
+    question = load_instance(FIT / "3x3_top3.toml").question
+    answer = fit(question, "cadical", time_limit=60)
+    assert answer.verdict == Verdict.DOES_NOT_FIT and answer.backend == "cadical" and answer.counting is None
 
 
 def test_a_failing_counting_pre_check_never_breaks_fit(monkeypatch):
     import exactgrid.fit.answer as fit_answer
 
-    def broken(*args, **kwargs):
-        raise RuntimeError("boom")
-
-    monkeypatch.setattr(fit_answer, "COUNTING_PROBE_SECONDS", 0.0)
-    monkeypatch.setattr(fit_answer, "refute_by_cores", broken)
-    answer = fit(load_instance(FIT / "3x3_top3.toml").question, "cadical", time_limit=60)
-    assert answer.verdict == Verdict.DOES_NOT_FIT and answer.backend == "cadical"
+    monkeypatch.setattr(fit_answer, "counting_child", racers.counting_that_fails)
+    answer = fit(load_instance(FIT / "3x3_top3.toml").question, "kissat", time_limit=60)
+    assert answer.verdict == Verdict.DOES_NOT_FIT and answer.backend == "kissat"
+    if answer.counting is not None:  # it reported before kissat decided
+        assert answer.counting.status == "open" and "counting failed: boom" in answer.counting.detail
+    answer = fit(load_instance(FIT / "3x3_top3.toml").question, racers.InProcessUndecided(), time_limit=None)
+    assert answer.verdict == Verdict.UNKNOWN  # nobody decided, and nothing broke
     assert answer.counting.status == "open" and "counting failed: boom" in answer.counting.detail
+
+

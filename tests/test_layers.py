@@ -46,6 +46,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("puzzles",),  # Trackword, Letter Boxed, Sum of Squares: each a thin layer over the engine
     ("render",),
     ("api",),  # the front door (eg.score, eg.check), re-exported by exactgrid/__init__.py
+    ("cli_progress",),  # the CLI's progress line, stop convention and clock
     ("cli",),
 )
 
