@@ -678,7 +678,7 @@ def fit_command(ctx: click.Context, requirements: tuple[str, ...], instance: str
                 from .solve.fitting import search_for_fit
 
                 shown.news(f"local search, then solving with {solver.name}")
-                found = search_for_fit(spec, min(local_search, time_limit), seed=seed)
+                found = search_for_fit(spec, min(local_search, time_left(time_limit)), seed=seed)
                 shown.news(f"solving with {solver.name}")
             try:
                 encoding = encode(spec, deadline=started + time_limit)
@@ -958,7 +958,7 @@ def solve_command(ctx: click.Context, requirements: tuple[str, ...], forbid: tup
 
 
 COMPILE_NOTICE = ("compiling the search kernel for this machine (once after an install: about 15 s on one core, "
-                  "counted in --time-limit; later runs load it from numba's cache)")
+                  "counted in --time-limit; a run that ends first leaves it uncompiled)")
 
 
 class _SolveReport:

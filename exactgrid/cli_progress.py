@@ -43,16 +43,23 @@ STOP_NOTE = "Ctrl-C stops with the answer so far"
 _IMPORTED = time.monotonic()
 
 
+START_UP_SECONDS = 5.0
+"""A process older than this when the command starts was not started for it (a wrapper that did
+other work and then ``exec``'d exactgrid): its age is not charged to the time limit."""
+
+
 def process_age() -> float:
-    """Seconds since this process started (on Linux, from ``/proc``; elsewhere since this module
-    was imported, which the interpreter's start-up precedes by a fraction of a second)."""
+    """Seconds since this process started (on Linux, from ``/proc``; elsewhere, or when that is
+    over :data:`START_UP_SECONDS`, since this module was imported, which the interpreter's
+    start-up precedes by a fraction of a second)."""
     try:
         with open("/proc/self/stat", encoding="ascii") as stat, open("/proc/uptime", encoding="ascii") as uptime:
             started_ticks = int(stat.read().rsplit(")", 1)[1].split()[19])
             since_boot = float(uptime.read().split()[0])
-        return max(0.0, since_boot - started_ticks / os.sysconf("SC_CLK_TCK"))
+        age = max(0.0, since_boot - started_ticks / os.sysconf("SC_CLK_TCK"))
     except (OSError, ValueError, IndexError):
-        return time.monotonic() - _IMPORTED
+        age = START_UP_SECONDS + 1
+    return age if age <= START_UP_SECONDS else time.monotonic() - _IMPORTED
 
 
 STARTED_KEY = "exactgrid.started"

@@ -672,9 +672,10 @@ def load_instance(path: str | Path, **overrides: Any) -> Instance:
     ``overrides`` (arguments of :func:`build_question`) are merged as the CLI merges its options:
     requirements, forbids, optional words and cells add to the file's, anything else wins.
     """
+    text = read_text_file(path, "instance file")
     try:
-        data = tomllib.loads(read_text_file(path, "instance file"))
-    except tomllib.TOMLDecodeError as err:
+        data = tomllib.loads(text)
+    except ValueError as err:  # TOMLDecodeError, or an integer of more than 4,300 digits
         raise SpecError(f"{path}: not valid TOML: {err}") from None
     return question_from_table(data, str(path), Path(path).parent, **overrides)
 

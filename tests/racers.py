@@ -61,3 +61,22 @@ class InProcessUndecided(Backend):
 
     def _solve(self, model, time_limit, seed) -> Result:
         return Result(Status.UNKNOWN, detail="gives up")
+
+
+class Incumbent(Backend):
+    """A child backend that reports a solution it cannot prove optimal, then finishes (as a
+    solver out of its own time does): it leaves a race without deciding it."""
+
+    name = "incumbent"
+    capabilities = frozenset({"optimise", "child-process"})
+
+    def available(self) -> bool:
+        return True
+
+    def child_call(self, model, time_limit, seed):
+        return answer_after, (0.0, "incumbent")
+
+    def read_child(self, model, messages, finished) -> Result:
+        if not messages:
+            return Result(Status.UNKNOWN)
+        return Result(Status.SAT, true_vars=frozenset({1}), objective=1)

@@ -134,3 +134,15 @@ def test_the_same_target_registered_twice_is_quiet(monkeypatch):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert registry._entry_points()["kissat"] is point
+
+
+def test_a_race_whose_members_all_finish_undecided_keeps_their_best_solution():
+    """Every member out of its own time with an unproven optimum: the race ends when the last
+    one finishes, and the best solution stands (SAT), not UNKNOWN."""
+    from exactgrid.backends.portfolio import race
+    from exactgrid.model import BoolModel
+
+    model = BoolModel(num_vars=1, objective=((1,), (1,)))
+    result, children = race([racers.Incumbent(), racers.Incumbent()], model, time_limit=60, seed=0)
+    assert result.status == Status.SAT and result.true_vars == frozenset({1})
+    assert all(children.finished)

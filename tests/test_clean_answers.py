@@ -293,3 +293,15 @@ def test_bound_exact_with_no_time_to_encode_the_exact_model_is_open():
     assert result.exit_code == 3, result.output
     answer = json.loads(result.stdout)
     assert answer["status"] == "open" and "no exact check" in answer["detail"]
+
+
+def test_a_number_json_cannot_hold_is_an_error_for_that_line(tmp_path):
+    """An integer of more than 4,300 digits: Python's json refuses it with a plain ValueError."""
+    lines = ['{"id": "big", "shape": "2x2", "min_score": ' + "1" * 5000 + "}", '{"shape": "2x2", "require": ["OH"]}']
+    first, second = read_questions(lines, "q.jsonl")
+    assert first.error.startswith("q.jsonl:1: not valid JSON:")
+    assert second[1].board.rows == 2
+    path = tmp_path / "big.toml"
+    path.write_text("min_score = " + "1" * 5000 + "\n")
+    result = run("fit", "--instance", path, "--shape", "2x2")
+    assert result.exit_code == 2 and result.output.count("\n") == 1 and "Traceback" not in result.output

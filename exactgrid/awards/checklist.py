@@ -352,7 +352,7 @@ def parse_checklist(text: str, source: str = "<checklist>") -> Checklist:
     """Read a checklist from TOML text; ChecklistError (one line, naming ``source``) if bad."""
     try:
         data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
+    except ValueError as exc:  # TOMLDecodeError, or an integer of more than 4,300 digits
         raise ChecklistError(f"{source}: malformed TOML: {exc}") from None
     return checklist_from_dict(data, source)
 

@@ -90,10 +90,10 @@ class ChildRace:
 
     def add(self, call: tuple[Callable[..., Iterator[Any]], tuple]) -> int:
         """Start one more child in the race; its index."""
+        self._launch(*call)
         self.messages.append([])
         self.finished.append(False)
         self._buffers.append(b"")
-        self._launch(*call)
         return len(self._processes) - 1
 
     def _launch(self, target: Callable[..., Iterator[Any]], args: tuple) -> None:
@@ -139,7 +139,11 @@ class ChildRace:
                     self.winner = i
 
     def close(self) -> None:
-        """Kill every child (and a solver binary below it); idempotent."""
+        """Kill every child (and a solver binary below it); idempotent. Every group is signalled
+        before any is waited for, so a second Ctrl-C while waiting leaves none running."""
+        for process in self._processes:
+            with contextlib.suppress(OSError):
+                os.killpg(process.pid, signal.SIGKILL)
         for process in self._processes:
             _kill(process)
 

@@ -124,7 +124,7 @@ def race(members: Sequence[Backend], model: BoolModel, time_limit: float | None,
     if winner is not None and winner < len(members) and decides(winner, children.messages[winner]):
         result = members[winner].read_child(model, children.messages[winner], True)
         return replace(result, backend=f"{name}({members[winner].name})" if name else members[winner].name), children
-    if winner is not None:
+    if winner is not None and winner >= len(members):
         return Result(Status.UNKNOWN, detail="decided beside the solver", backend=name or members[0].name), children
     partial = [m.read_child(model, msgs, done)
                for m, msgs, done in zip(members, children.messages, children.finished)]

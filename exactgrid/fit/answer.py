@@ -161,7 +161,8 @@ def fit(
 
 COUNTING_PROBE_SECONDS = 1.0
 """An in-process backend first tries this long (at most a tenth of the time limit) in-process,
-while the counting child starts beside it: most questions are decided in it, without a child."""
+while the counting child starts beside it: most questions are decided in it, and the counting
+child (started at once, so that it runs from the start) is then killed unread."""
 
 
 def _race_with_counting(backend: Backend, model: BoolModel, question: Question, time_limit: float | None,
@@ -179,7 +180,8 @@ def _race_with_counting(backend: Backend, model: BoolModel, question: Question, 
 
     counting_call = (counting_child, (question, time_limit))
     started = time.monotonic()
-    if isinstance(backend, Portfolio) or "child-process" in backend.capabilities:
+    runs_in_child = "child-process" in backend.capabilities and type(backend).child_call is not Backend.child_call
+    if isinstance(backend, Portfolio) or runs_in_child:
         members = backend.members() if isinstance(backend, Portfolio) else [backend]
         result, children = race(members, model, time_limit, seed, also=[(counting_call, _counting_decides)],
                                 name=backend.name if isinstance(backend, Portfolio) else None)
@@ -205,8 +207,11 @@ def _probe_beside_counting(backend: Backend, model: BoolModel, counting_call: tu
         if call is None:  # in-process only: it keeps the rest here
             result = backend.solve(model, time_limit=left, seed=seed)
             if result.status == Status.UNKNOWN:
-                children.wait(deadline)
+                children.wait(None if deadline is None else deadline + _RACE_GRACE)
             return result, _counted(children.messages[0], children.finished[0])
+        if children.wait(time.monotonic()) == 0:  # counting decided during the probe
+            return Result(Status.UNKNOWN, detail="decided by counting", backend=backend.name), _counted(
+                children.messages[0], children.finished[0])
         index = children.add(call)
         winner = children.wait(None if deadline is None else deadline + _RACE_GRACE)
     counted = _counted(children.messages[0], children.finished[0])

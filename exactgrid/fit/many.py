@@ -181,6 +181,9 @@ def read_questions(lines: Iterable[str], source: str = "<questions>",
         except RecursionError:
             yield ManyAnswer(number, error=f"{where}: nested too deeply to read")
             continue
+        except ValueError as exc:  # e.g. an integer of more than 4,300 digits
+            yield ManyAnswer(number, error=f"{where}: not valid JSON: {exc}")
+            continue
         ident = data.pop("id", number) if isinstance(data, dict) else number
         if not isinstance(ident, str | int) or isinstance(ident, bool):  # reported under its line number
             yield ManyAnswer(number, error=f"{where}: id must be a string or a whole number, got {_short(ident)}")

@@ -95,8 +95,10 @@ class SearchResult:
     """Why the search has nothing to show, when it ended before it began (:data:`COMPILING_DETAIL`)."""
 
 
-COMPILING_DETAIL = ("stopped before the search began: the search kernel was still being compiled for this "
-                    "machine (the first run after an install; later runs load it from numba's cache)")
+COMPILING_DETAIL = ("stopped before the search began: the search kernel was still being compiled for this machine "
+                    "(once after an install; a run that ends first leaves it uncompiled: run once with a time limit "
+                    "of 30 s or more, or call exactgrid.solve.warm_up(), and later runs load it from numba's cache)")
+NOT_BEGUN_DETAIL = "stopped before the search began: the time limit came first"
 COMPILE_NOTICE_SECONDS = 1.0
 """Getting the kernel ready longer than this means numba is compiling it (a cache load takes a
 fraction of it): ``on_compile`` is then called once."""
@@ -125,7 +127,7 @@ def warm_up() -> float:
 
 
 def _prepared(prepare: Callable[[], list[_Worker]], began: float, time_limit: float | None,
-              on_compile: Callable[[], None] | None) -> list[_Worker] | None:
+              on_compile: Callable[[], None]) -> list[_Worker] | None:
     """``prepare()`` on a helper thread (the first call compiles the kernel), waited for until
     the time limit (counted from ``began``): its workers, or None when the time limit came first.
 
@@ -150,7 +152,7 @@ def _prepared(prepare: Callable[[], list[_Worker]], began: float, time_limit: fl
         waited = time.perf_counter() - began
         if time_limit is not None and waited >= time_limit:
             return None
-        if not noticed and waited >= COMPILE_NOTICE_SECONDS and on_compile is not None:
+        if not noticed and waited >= COMPILE_NOTICE_SECONDS:
             noticed = True
             on_compile()
         thread.join(0.02)
@@ -314,12 +316,20 @@ def search(problem: SearchProblem, time_limit: float | None = 60.0, workers: int
     pool: list[_Worker] = []
     threads: list[threading.Thread] = []
     stop = threading.Event()
+    compiling = False
+
+    def compiled() -> None:  # getting the kernel ready takes long: numba is compiling it
+        nonlocal compiling
+        compiling = True
+        if on_compile is not None:
+            on_compile()
+
     try:
         ready = _prepared(lambda: _start_workers(problem, schedule, seed, start_codes, workers), began,
-                          time_limit, on_compile)
+                          time_limit, compiled)
         if ready is None:  # the time limit came first
             result.stopped_by = "time limit"
-            result.detail = COMPILING_DETAIL
+            result.detail = COMPILING_DETAIL if compiling else NOT_BEGUN_DETAIL
             result.stats.elapsed = time.perf_counter() - began
             return result
         pool += ready
@@ -349,7 +359,7 @@ def search(problem: SearchProblem, time_limit: float | None = 60.0, workers: int
         result.stopped_by = interruption(exc)
         if not pool:
             result.stats.elapsed = time.perf_counter() - began
-            result.detail = COMPILING_DETAIL
+            result.detail = COMPILING_DETAIL if compiling else "stopped before the search began"
             return result
     finally:
         stop.set()
