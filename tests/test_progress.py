@@ -15,7 +15,6 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -26,7 +25,8 @@ from exactgrid.cli import cli
 from exactgrid.cli_progress import PROGRESS_HELP, Progress, plural
 from exactgrid.puzzles import letterboxed, sumsquares, trackword
 
-from .test_signals import HANG_SECONDS, alive, descendants
+from .children import start_cli
+from .test_signals import HANG_SECONDS, descendants, stop
 
 ROOT = Path(__file__).resolve().parents[1]
 M8 = json.dumps({"shape": "4x4", "require": ["MAINE", "MARYLAND", "MASSACHUSETTS", "MICHIGAN", "MINNESOTA",
@@ -108,12 +108,8 @@ def test_sumsquares_dp_stops_with_a_bound(monkeypatch) -> None:
 
 
 def start(args: list[str], tmp_path: Path) -> subprocess.Popen:
-    """``exactgrid ARGS`` in its own session, with SIGINT as a terminal gives it (even when this
-    test runs in a background job, which starts with SIGINT ignored)."""
-    return subprocess.Popen(
-        [sys.executable, "-c", "import signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
-         "from exactgrid.cli import main; main()", *args], cwd=tmp_path, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, text=True, start_new_session=True)
+    """``exactgrid ARGS`` in its own session, in ``tmp_path``, taking Ctrl-C as from a terminal."""
+    return start_cli(*args, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
 def wait_for(process: subprocess.Popen, line_start: str, children: int, ready: Path | None) -> None:
@@ -160,19 +156,11 @@ def test_a_signal_gives_the_answer_so_far_and_exit_3(command: str, signum: int, 
     process = start([command, *args, "--progress"], tmp_path)
     try:
         wait_for(process, f"{command}: ", children, tmp_path / "imp.jsonl" if wait_out else None)
-        started = descendants(process.pid)
-        process.send_signal(signum)
-        out, _ = process.communicate(timeout=HANG_SECONDS)
-    finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGKILL)
-    deadline = time.monotonic() + 2.0
-    while alive(started) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    survivors = alive(started)
-    for pid in survivors:  # leave the machine clean even when the test fails
-        os.kill(pid, signal.SIGKILL)
-    assert process.returncode == 3, out
+    except BaseException:
+        os.killpg(process.pid, signal.SIGKILL)
+        raise
+    code, out, survivors = stop(process, signum)
+    assert code == 3, out
     assert stopped_by(command, out) == ("Ctrl-C" if signum == signal.SIGINT else "SIGTERM")
     assert not survivors
 
