@@ -17,3 +17,12 @@ def compiled_search_kernel() -> None:
     from exactgrid.solve import warm_up
 
     warm_up()
+
+
+@pytest.fixture
+def two_cores(monkeypatch) -> None:
+    """This process may use two cores, whatever the machine (or ``taskset``) gives it: a test
+    that asks for two workers gets them instead of a clamped one and a notice."""
+    import exactgrid.inputs
+
+    monkeypatch.setattr(exactgrid.inputs, "usable_cores", lambda: 2)

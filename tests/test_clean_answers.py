@@ -43,12 +43,6 @@ def assert_one_line_error(result, needle: str) -> None:
     assert needle in result.stderr, result.stderr
 
 
-@pytest.fixture
-def two_cores(monkeypatch):
-    """This process may use two cores, whatever the machine has."""
-    monkeypatch.setattr(exactgrid.inputs, "usable_cores", lambda: 2)
-
-
 # --------------------------------------------------------------------------- numbers too large
 
 

@@ -29,6 +29,7 @@ def check_answers(answers: list[ManyAnswer]) -> None:
             assert eg.verify.check_grid(SPECS[index], item.answer.grid).ok
 
 
+@pytest.mark.usefixtures("two_cores")  # the workers asked for, on any machine
 def test_a_local_pool_answers_every_question_as_brute_force_does():
     questions = [(f"q{i}", SPECS[i]) for i in PICKED]
     answers = list(fit_many(questions, backend="cadical", workers=2, time_limit=60))
@@ -71,6 +72,7 @@ def test_read_questions_keeps_ids_and_reports_bad_lines():
     assert items[4][0] == 6  # the line number when no id is given
 
 
+@pytest.mark.usefixtures("two_cores")  # the workers asked for, on any machine
 def test_fit_many_command_streams_json_lines(tmp_path):
     path = tmp_path / "q.jsonl"
     path.write_text('{"id": "fits", "shape": "3x3", "require": ["OHIO", "UTAH=ATAH"]}\n'

@@ -86,6 +86,7 @@ def test_an_impossible_question_is_unknown_with_the_closest_grid() -> None:
     assert answer.closest is not None and len(answer.closest) == 4
 
 
+@pytest.mark.usefixtures("two_cores")  # the workers asked for, on any machine
 def test_awards_are_hard_constraints_and_the_checklist_passes() -> None:
     answer = eg.solve(eg.Question(eg.Board(5, 5)), awards=["PA", "NOCAL"], time_limit=None,
                       max_proposals=1_000_000, workers=2, seed=1)

@@ -154,6 +154,7 @@ def _done(result) -> Future:
     return future
 
 
+@pytest.mark.usefixtures("two_cores")  # the workers asked for, on any machine
 def test_the_bound_with_workers_agrees_with_the_bound_alone():
     question = build_question(requirements=["NEWYORK", "NEWJERSEY", "NEWMEXICO"], optional=["NEWHAMPSHIRE"],
                               shape="4x4", budget=0)
@@ -189,6 +190,7 @@ def test_workers_must_be_a_whole_number_from_one():
         bound(question, workers=0)
 
 
+@pytest.mark.usefixtures("two_cores")  # the workers asked for, on any machine
 def test_with_the_exact_model_the_workers_search_pair_cores_meanwhile():
     question = build_question(requirements=["NEWYORK", "NEWJERSEY", "NEWMEXICO"], optional=["NEWHAMPSHIRE", "OHIO"],
                               shape="4x4", budget=0)
