@@ -65,7 +65,6 @@ from .cli_progress import (
     STOPPED_EXIT,
     Progress,
     command_started,
-    plural,
     process_age,
     progress_option,
     time_left,
@@ -78,6 +77,7 @@ from .grid import Grid, GridError, parse_grid
 from .inputs import InputError, check_seconds, clamp_workers, read_text_file, read_text_stream
 from .render import checklist_dict, checklist_table, score_dict, score_text
 from .stopping import interruption, is_interruption, stop_on_signals
+from .wording import plural
 
 if TYPE_CHECKING:
     from .encode import Encoding
@@ -355,7 +355,7 @@ def _draw(subject: Any, out: str, **options: Any) -> dict[str, Any]:
 
 
 def _drawn_text(drawn: dict[str, Any]) -> str:
-    parts = [f"{len(drawn['panels'])} word panel{'s' if len(drawn['panels']) != 1 else ''}"]
+    parts = [plural(len(drawn['panels']), 'word panel')]
     if drawn["omitted"]:
         parts.append(f"{drawn['omitted']} more not drawn")
     if drawn["map"]:
@@ -1049,7 +1049,7 @@ def fit_many_command(ctx: click.Context, questions_file: str, backend: str | Non
     holds no question; 3 if some question was not answered (time limit, Ctrl-C).
     """
     from .backends import get_backend
-    from .fit.many import fit_many, no_questions, read_questions
+    from .fit.many import fit_many, read_questions
     from .pool import dask_executor
     from .render import fit_dict
 
@@ -1060,9 +1060,7 @@ def fit_many_command(ctx: click.Context, questions_file: str, backend: str | Non
     else:
         source = questions_file
         text = read_text_file(questions_file, "questions file")
-    lines = text.splitlines()
-    if not any(line.strip() for line in lines):
-        raise InputError(no_questions(source))
+    lines = text.splitlines()  # a file with no question: read_questions's InputError, one Error line
     if scheduler is None:
         workers = _clamped_workers(workers)
     executor, close = dask_executor(scheduler) if scheduler else (None, lambda: None)

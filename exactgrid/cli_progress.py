@@ -91,10 +91,6 @@ def stderr_is_terminal() -> bool:
     return bool(getattr(stream, "isatty", lambda: False)())
 
 
-def plural(count: int, what: str) -> str:
-    """``1 improvement``, ``2 improvements``, ``1,234 improvements``."""
-    return f"{count:,} {what}{'' if count == 1 else 's'}"
-
 
 class Progress:
     """The progress line of one command run, kept by a helper thread while the body runs.

@@ -15,6 +15,8 @@ import warnings
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, BinaryIO, TypeVar
 
+from .wording import plural
+
 K = TypeVar("K")
 V = TypeVar("V")
 
@@ -101,7 +103,7 @@ def clamp_workers(workers: int | None, what: str = "workers") -> tuple[int, str 
     check_whole(workers, what, low=1)
     if workers <= cores:
         return workers, None
-    return cores, f"{what} {workers} is more than the {cores} core{'s' if cores != 1 else ''} here; using {cores}"
+    return cores, f"{what} {workers} is more than the {plural(cores, 'core')} here; using {cores}"
 
 
 def clamp_workers_warning(workers: int | None, what: str = "workers") -> int:

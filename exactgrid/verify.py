@@ -12,6 +12,7 @@ from functools import cached_property
 from .finder import Match, Score, find, find_pattern, score
 from .grid import Grid
 from .question import Question, Requirement
+from .wording import plural
 
 
 def requirement_holds(grid: Grid, req: Requirement, budget: int, path_rule: str) -> Match | None:
@@ -69,7 +70,7 @@ def check_grid(spec: Question, grid: Grid) -> GridCheck:
             if total < spec.min_score:
                 problems.append(f"scores {total:,} < {spec.min_score:,}")
         if spec.min_count is not None and len(counted) < spec.min_count:
-            problems.append(f"holds {len(counted)} word{'' if len(counted) == 1 else 's'} < {spec.min_count}")
+            problems.append(f"holds {plural(len(counted), 'word')} < {spec.min_count}")
     if spec.chains:
         nodes = {w for chain in spec.chains for w in chain.nodes}
         present = [w for w in sorted(nodes) if find(grid, w, spec.budget, spec.path_rule) is not None]

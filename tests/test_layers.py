@@ -21,7 +21,7 @@ import pytest
 LAYERS: tuple[tuple[str, ...], ...] = (
     # Leaf utilities: they import nothing from exactgrid, and anything may import them.
     # (stopping was sketched just below cli, but it is a leaf: backends or fit may use it too.)
-    ("inputs", "stopping", "pool"),
+    ("wording", "inputs", "stopping", "pool"),
     ("geometry",),
     ("grid",),
     ("words",),

@@ -22,8 +22,9 @@ import pytest
 from click.testing import CliRunner
 
 from exactgrid.cli import cli
-from exactgrid.cli_progress import PROGRESS_HELP, Progress, plural
+from exactgrid.cli_progress import PROGRESS_HELP, Progress
 from exactgrid.puzzles import letterboxed, sumsquares, trackword
+from exactgrid.wording import plural
 
 from .children import start_cli
 from .test_signals import HANG_SECONDS, descendants, stop

@@ -24,6 +24,7 @@ from ..model import BoolModel
 from ..prove.cores import CoreRefutation, refute_by_cores
 from ..question import Question, Verdict
 from ..verify import check_grid
+from ..wording import plural
 
 
 @dataclass(frozen=True)
@@ -209,13 +210,11 @@ def _probe_beside_counting(backend: Backend, model: BoolModel, counting_call: tu
             if result.status == Status.UNKNOWN:
                 children.wait(None if deadline is None else deadline + _RACE_GRACE)
             return result, _counted(children.messages[0], children.finished[0])
-        if children.wait(time.monotonic()) == 0:  # counting decided during the probe
-            return Result(Status.UNKNOWN, detail="decided by counting", backend=backend.name), _counted(
-                children.messages[0], children.finished[0])
-        index = children.add(call)
-        winner = children.wait(None if deadline is None else deadline + _RACE_GRACE)
+        if children.wait(time.monotonic()) is None:  # counting has not decided during the probe
+            index = children.add(call)
+            children.wait(None if deadline is None else deadline + _RACE_GRACE)
     counted = _counted(children.messages[0], children.finished[0])
-    if winner == 0:
+    if children.winner == 0:
         return Result(Status.UNKNOWN, detail="decided by counting", backend=backend.name), counted
     result = backend.read_child(model, children.messages[index], children.finished[index])
     result = replace(result, backend=result.backend or backend.name, seconds=time.monotonic() - started)
@@ -260,8 +259,8 @@ def _relaxation() -> str:
 def _counting_detail(counted: CoreRefutation) -> str:
     cores, words = len(counted.cores), len(counted.count_cores)
     renamed = f" ({counted.renamed} renamed copies reused)" if counted.renamed else ""
-    found = (f"{cores} pair/count core{'s' if cores != 1 else ''}{renamed}, {words} word count "
-             f"core{'s' if words != 1 else ''}, {counted.rounds} rounds")
+    found = (f"{plural(cores, 'pair/count core')}{renamed}, {plural(words, 'word count core')}, "
+             f"{plural(counted.rounds, 'round')}")
     if counted.status == "fits":
         return (f"by counting: the letter counts of a relaxation solution, given to the exact model, "
                 f"led it to the grid ({found})")

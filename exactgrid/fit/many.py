@@ -195,12 +195,7 @@ def read_questions(lines: Iterable[str], source: str = "<questions>",
         except RecursionError:  # a value nested too deeply for a check or its message
             yield ManyAnswer(ident, error=f"{where}: a value is nested too deeply to read")
     if not seen:
-        raise InputError(no_questions(source))
-
-
-def no_questions(source: str) -> str:
-    """The message for a questions file with no question (empty, or blank lines only)."""
-    return f"no questions in {source} (it is empty or holds blank lines only)"
+        raise InputError(f"no questions in {source} (it is empty or holds blank lines only)")
 
 
 class _DuplicateKey(ValueError):

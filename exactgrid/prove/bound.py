@@ -26,6 +26,7 @@ from ..inputs import check_seconds, check_whole, clamp_workers_warning
 from ..pool import process_pool, stop_pool
 from ..question import Question
 from ..verify import check_grid
+from ..wording import plural
 from .cores import Cutter, core_cut
 from .counting import OTHER, counting_model
 from .exact import CountCheck, WordCore
@@ -86,8 +87,8 @@ class BoundAnswer:
                                                     " (the total of the words: nothing excluded)")
         cores = len(self.cores)
         lines = [head, f"how: {self.detail}",
-                 f"{self.rounds} round{'s' if self.rounds != 1 else ''}, {cores} pair/count core"
-                 f"{'s' if cores != 1 else ''} ({self.renamed} renamed copies), {self.seconds:.1f} s"]
+                 f"{plural(self.rounds, 'round')}, {plural(cores, 'pair/count core')} "
+                 f"({self.renamed} renamed copies), {self.seconds:.1f} s"]
         if self.word_cores:
             lines[-1] += f", {len(self.word_cores)} word count cores"
         shown = [f"core {i}: {c.text()}" for i, c in enumerate(self.cores, 1)]

@@ -21,6 +21,7 @@ from ..encode import Encoding, encode
 from ..inputs import check_seconds
 from ..model import BoolModel
 from ..question import Question
+from ..wording import plural
 from .cores import CoreRefutation, core_cut
 from .counting import OTHER, counting_model
 from .drup import ProofCheck, check_drup
@@ -106,7 +107,7 @@ def certify_counting(question: Question, counted: CoreRefutation, time_limit: fl
     started = time.monotonic()
     deadline = None if time_limit is None else started + check_seconds(time_limit)
     method = (f"DRUP proofs from CaDiCaL ({PROOF_SOLVER}), checked by exactgrid.prove.drup, of "
-              f"{len(counted.cuts)} core{'' if len(counted.cuts) == 1 else 's'} and of the counting relaxation "
+              f"{plural(len(counted.cuts), 'core')} and of the counting relaxation "
               "with their cuts")
     if counted.status != "refuted":
         return Certificate(False, method, detail="counting did not refute this question")
@@ -197,8 +198,8 @@ def confirm_bound(answer: BoundAnswer, model: BoolModel, cuts: list[tuple[int, .
     lemmas += checked.lemmas
     claim = "no solution" if answer.status == "refuted" else f"no score above {answer.bound:,}"
     return replace(answer, confirmation=(
-        f"certified: {len(answer.cores)} core{'' if len(answer.cores) == 1 else 's'}, {len(answer.word_cores)} "
-        f"word count core{'' if len(answer.word_cores) == 1 else 's'} and the relaxation "
+        f"certified: {plural(len(answer.cores), 'core')}, {plural(len(answer.word_cores), 'word count core')} "
+        f"and the relaxation "
         f"with its cuts ({claim}) refuted again by "
         f"CaDiCaL; {lemmas:,} DRUP lemmas, every step checked by exactgrid.prove.drup "
         f"({time.monotonic() - started:.2f} s)"))

@@ -33,6 +33,7 @@ from ..backends import Result, Status, get_backend
 from ..encode import encode
 from ..grid import Grid
 from ..question import Question
+from ..wording import plural
 from .counting import OTHER
 from .placement import COUNT_LIMIT, count_up, trim_core
 
@@ -48,7 +49,7 @@ class WordCore:
 
     def text(self) -> str:
         """E.g. ``OHIO, UTAH spelled, with A in at most 1 cell``."""
-        limits = ", ".join(f"{'other letters' if a == OTHER else a} in at most {k} cell{'s' if k != 1 else ''}"
+        limits = ", ".join(f"{'other letters' if a == OTHER else a} in at most {plural(k, 'cell')}"
                            for a, k in self.at_most)
         if not self.words:
             return limits or "nothing"

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from ..backends import Result, Status, get_backend
 from ..geometry import Board
 from ..model import BoolModel
+from ..wording import plural
 
 Pair = tuple[str, str]
 """Two letters, in order (a <= b); ``(a, a)`` is a doubled letter (two adjacent cells of a)."""
@@ -111,7 +112,7 @@ class Core:
         text = ", ".join(parts)
         if not self.at_most:
             return text
-        limits = ", ".join(f"{'other letters' if a == FILLER else a} in at most {k} cell{'s' if k != 1 else ''}"
+        limits = ", ".join(f"{'other letters' if a == FILLER else a} in at most {plural(k, 'cell')}"
                            for a, k in self.at_most)
         return f"{text}, with {limits}" if text else limits
 

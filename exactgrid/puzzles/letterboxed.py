@@ -60,6 +60,7 @@ from ..grid import Grid, parse_grid
 from ..inputs import InputError, check_seconds, check_whole
 from ..model import BoolModel
 from ..stopping import interruption
+from ..wording import plural
 from ..words import WordList
 
 MIN_LENGTH = 3
@@ -477,7 +478,7 @@ class LetterBoxedAnswer:
             head = f"fewest words: {self.fewest} ({proof})"
             body = f"solution: {' - '.join(self.words)} ({self.letters} letters)"
         elif self.proven:
-            within = f" within {_count(self.max_words, 'word')}" if self.max_words else ""
+            within = f" within {plural(self.max_words, 'word')}" if self.max_words else ""
             head, body = f"fewest words: no solution{within} (proven)", "solution: none"
         else:
             why = f"interrupted ({self.stopped_by})" if self.stopped_by else "the time limit came first"
@@ -501,10 +502,6 @@ def _refereed(answer: LetterBoxedAnswer, dictionary: WordList | frozenset[str]) 
         raise AssertionError(f"{answer.method}: fewest {answer.fewest} does not match the words {answer.words}")
     return answer
 
-
-def _count(number: int, what: str) -> str:
-    """``1 word``, ``2 words``, ``1,234 words``."""
-    return f"{number:,} {what}{'' if number == 1 else 's'}"
 
 
 def _missing_letters(box: LetterBox, edges: Iterable[WordEdge]) -> list[str]:
@@ -945,7 +942,7 @@ def solve_by_search(box: LetterBox | str, words: Words = None, max_words: int | 
     limit = None if max_words is None else check_whole(max_words, "max_words", 1)
     playable = word_edges(box, playable_words(box, dictionary))
     reduced = dominant_edges(playable, "shortest")
-    pool = f"{_count(len(playable), 'playable word')}, {len(reduced):,} after dominance"
+    pool = f"{plural(len(playable), 'playable word')}, {len(reduced):,} after dominance"
     missing = _missing_letters(box, playable)
     stopped_by = None
     if missing:
@@ -963,14 +960,14 @@ def _search_detail(result: _Search, pool: str) -> str:
     """What the search showed, for ``how``."""
     k = result.rounds
     if result.stopped_by:
-        shorter = f"no solution of fewer than {_count(k, 'word')}, then " if k > 1 else ""
-        return f"{shorter}interrupted ({result.stopped_by}) in the round of {_count(k, 'word')} ({pool})"
+        shorter = f"no solution of fewer than {plural(k, 'word')}, then " if k > 1 else ""
+        return f"{shorter}interrupted ({result.stopped_by}) in the round of {plural(k, 'word')} ({pool})"
     if result.words:
-        shorter = f"no solution of fewer than {_count(k, 'word')}; " if k > 1 else ""
+        shorter = f"no solution of fewer than {plural(k, 'word')}; " if k > 1 else ""
         return f"{shorter}a {k}-word solution at depth {k} ({pool}; {result.states:,} states in the last round)"
     if result.exhausted:
         return f"no solution at all: no state left that could lead to one ({pool}; {result.states:,} states kept)"
-    return f"no solution of at most {_count(k, 'word')} ({pool})"
+    return f"no solution of at most {plural(k, 'word')} ({pool})"
 
 
 # --------------------------------------------------------------------------- integer programme
@@ -1071,8 +1068,8 @@ def solve_by_ilp(box: LetterBox | str, words: Words = None, max_words: int | Non
     if missing:
         detail = f"no solution at all: no playable word uses {' '.join(missing)}"
     else:
-        detail = ", ".join(steps) + ("" if found or not proven else f": no solution of at most {_count(limit, 'word')}")
-    how = (f"ILP ({solver.name}) over {_count(len(reduced), 'dominance-reduced word')} "
+        detail = ", ".join(steps) + ("" if found or not proven else f": no solution of at most {plural(limit, 'word')}")
+    how = (f"ILP ({solver.name}) over {plural(len(reduced), 'dominance-reduced word')} "
            f"of {len(playable):,} playable: {detail}")
     answer = LetterBoxedAnswer(box, found, len(found) or None, proven, how, f"ilp ({solver.name})",
                                time.perf_counter() - started, len(playable), limit, stopped_by)

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..inputs import InputError
+from ..wording import plural
 from .picture import Panel, Picture, TileMap, picture_of
 
 if TYPE_CHECKING:
@@ -298,7 +299,7 @@ def draw(picture: Picture, columns: int | None = None) -> Figure:
             _draw_panel(ax, picture, panel, PALETTE[i % len(PALETTE)], cell_inches)
         if picture.omitted:
             fig.text(margin / width, (margin + note_h / 2) / height,
-                     f"+{picture.omitted} lighter word{'s' if picture.omitted != 1 else ''} found, not drawn "
+                     f"+{plural(picture.omitted, 'lighter word')} found, not drawn "
                      "(max_panels)", fontsize=8, color="#444444", va="center")
         fig.text(1 - margin / width, 0.35 * margin / height, "exactgrid: ring = first letter, n,m = letter positions "
                  "read in a cell, red box = altered cell (small letter: the one it stands for)",

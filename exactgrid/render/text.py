@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from ..awards import ChecklistResult, ItemResult
 from ..finder import Match, Score
 from ..grid import Grid
+from ..wording import plural
 
 if TYPE_CHECKING:
     from ..fit import FitAnswer
@@ -348,9 +349,9 @@ def search_progress_line(stats: SearchStats, awards: Sequence[str] = ()) -> str:
     """The news of a running search for its progress line: best score, words, awards met,
     improvements, proposals scored per second (the progress line adds the time)."""
     best = ("no grid yet" if stats.best_score is None
-            else f"best {stats.best_score:,} ({_plural(len(stats.best_found), 'word')})")
+            else f"best {stats.best_score:,} ({plural(len(stats.best_found), 'word')})")
     met = f" · awards {' '.join(awards)}" if awards else ""
-    return f"{best}{met} · {_plural(stats.improvements, 'improvement')} · {stats.rate / 1000:,.0f}k grids/s"
+    return f"{best}{met} · {plural(stats.improvements, 'improvement')} · {stats.rate / 1000:,.0f}k grids/s"
 
 
 def solve_text(answer: SolveAnswer) -> str:
@@ -358,7 +359,7 @@ def solve_text(answer: SolveAnswer) -> str:
     the checklist when one was asked for (or why there is no grid)."""
     stats = answer.stats
     how = (f"{stats.proposals:,} grids scored in {stats.elapsed:.1f} s ({stats.cpu_seconds:.1f} CPU-s), "
-           f"{_plural(stats.improvements, 'improvement')}; stopped by {answer.stopped_by}")
+           f"{plural(stats.improvements, 'improvement')}; stopped by {answer.stopped_by}")
     if answer.check is None:
         closest = f"; closest grid {answer.closest}" if answer.closest else ""
         if answer.detail:
@@ -397,7 +398,3 @@ def solve_dict(answer: SolveAnswer) -> dict[str, Any]:
                                "seconds": round(cert.seconds, 3), "backend": cert.backend, "detail": cert.detail}
     return data
 
-
-def _plural(count: int, what: str) -> str:
-    """``1 improvement``, ``2 improvements``, ``1,234 improvements``."""
-    return f"{count:,} {what}{'' if count == 1 else 's'}"

@@ -35,6 +35,7 @@ from ..inputs import InputError, check_seconds, check_whole
 from ..question import Question, Verdict
 from ..stopping import interruption
 from ..verify import GridCheck, check_grid
+from ..wording import plural
 from .search import Improvement
 
 
@@ -61,9 +62,9 @@ class WindowCertificate:
         if self.verdict == Verdict.DOES_NOT_FIT:
             return (f"proven {self.window}-optimal by {self.backend} in {self.seconds:.1f} s: no change of at most "
                     f"{self.window} cells scores more than {self.score:,} and meets the question"
-                    f" ({self.improvements} improvement{'' if self.improvements == 1 else 's'} by exact moves first)")
-        return (f"not proven {self.window}-optimal ({self.detail}; {self.improvements} "
-                f"improvement{'' if self.improvements == 1 else 's'} by exact "
+                    f" ({plural(self.improvements, 'improvement')} by exact moves first)")
+        return (f"not proven {self.window}-optimal ({self.detail}; {plural(self.improvements, 'improvement')} "
+                f"by exact "
                 f"moves, {self.seconds:.1f} s)")
 
 

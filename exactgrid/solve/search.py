@@ -133,7 +133,8 @@ def _prepared(prepare: Callable[[], list[_Worker]], began: float, time_limit: fl
 
     Why a thread: numba compiles in the thread that calls, and a compile cannot be cut short, so
     the caller waits for it here, keeping its time limit and Ctrl-C. A compile that outlives the
-    call goes on in the background (a daemon thread) and fills numba's cache for the next one.
+    call goes on in a daemon thread: it serves a later call in the same process (and fills
+    numba's cache) if the process lives long enough, and ends with the process otherwise.
     """
     done: list[list[_Worker]] = []
     failed: list[BaseException] = []
@@ -242,11 +243,6 @@ class _Worker:
                     int(self.best_value[0]), grid_text(self.best_grid))
 
 
-def default_workers() -> int:
-    """One worker per core this process may use (:func:`exactgrid.inputs.usable_cores`)."""
-    return usable_cores()
-
-
 def search(problem: SearchProblem, time_limit: float | None = 60.0, workers: int | None = None,
            seed: int = 0, start: str | None = None, schedule: Schedule | None = None,
            on_improvement: Callable[[Improvement], None] | None = None,
@@ -266,7 +262,7 @@ def search(problem: SearchProblem, time_limit: float | None = 60.0, workers: int
     ``start`` (grid letters) seeds every chain of every worker.
     """
     schedule = schedule or Schedule()
-    workers = workers or default_workers()
+    workers = workers or usable_cores()
     start_codes = None
     if start is not None:
         start_codes = grid_codes(start)
