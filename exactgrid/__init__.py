@@ -20,6 +20,7 @@ from typing import Any
 __version__ = "0.1.0"
 
 _EXPORTS = {
+    "answer": ("Answer", "Outcome", "ProgressEvent"),
     "api": ("as_grid", "check", "score"),
     "awards": ("Checklist", "ChecklistResult", "default_checklist", "evaluate", "load_checklist"),
     "backends": ("Backend", "BackendError", "Status", "get_backend", "list_backends"),

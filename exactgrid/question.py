@@ -19,10 +19,10 @@ import re
 import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from enum import StrEnum
 from pathlib import Path
 from typing import Any, Literal
 
+from .answer import Outcome
 from .awards import Checklist, default_checklist, load_checklist
 from .awards.chains import border_graph
 from .data import BUILTIN_LISTS, word_list
@@ -556,12 +556,8 @@ ASKS_NOTHING = ("the question asks nothing: give at least one REQUIREMENT, a for
                 "or a minimum score or count")
 
 
-class Verdict(StrEnum):
-    """The three answers a fit question can get (equal to their text: ``Verdict.FITS == "fits"``)."""
-
-    FITS = "fits"
-    DOES_NOT_FIT = "does not fit"
-    UNKNOWN = "unknown"
+Verdict = Outcome
+"""The old name of :class:`~exactgrid.answer.Outcome` (a fit question's answers are three of its values)."""
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # Leaf utilities: they import nothing from exactgrid, and anything may import them.
     # (stopping was sketched just below cli, but it is a leaf: backends or fit may use it too.)
     ("wording", "inputs", "stopping", "pool"),
+    ("answer",),  # the one answer contract (Outcome, Answer, ProgressEvent) every job returns
     ("geometry",),
     ("grid",),
     ("words",),
