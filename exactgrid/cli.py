@@ -1013,10 +1013,8 @@ class _SolveReport:
 
     def progress(self, stats: Any) -> None:
         """Show how the search is going."""
-        from .render import search_progress_line
-
-        if self.shown is not None and self.shown.enabled:
-            self.shown.news(search_progress_line(stats, self.awards(stats.best_found, stats.best_score or 0)))
+        if self.shown is not None and self.shown.enabled and stats.kind == "progress":
+            self.shown.news(stats.message)
 
 
 @cli.command("fit-many")

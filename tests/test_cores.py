@@ -239,7 +239,7 @@ def test_an_in_process_backend_decides_in_its_probe_without_waiting_for_counting
 
 
 def test_a_failing_counting_pre_check_never_breaks_fit(monkeypatch):
-    import exactgrid.fit.answer as fit_answer
+    import exactgrid.fit.decide as fit_answer
 
     monkeypatch.setattr(fit_answer, "counting_child", racers.counting_that_fails)
     answer = fit(load_instance(FIT / "3x3_top3.toml").question, "kissat", time_limit=60)

@@ -31,6 +31,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("wordsearch",),
     ("fastscore",),
     ("awards",),
+    # text, JSON and pictures of grids, scores and checklists: answers render themselves with it
+    ("render",),
     ("question",),
     ("model",),
     ("encode",),
@@ -45,7 +47,6 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("fit",),
     ("solve",),  # the optimiser: compiled local search, exact moves through fit sessions
     ("puzzles",),  # Trackword, Letter Boxed, Sum of Squares: each a thin layer over the engine
-    ("render",),
     ("api",),  # the front door (eg.score, eg.check), re-exported by exactgrid/__init__.py
     ("cli_progress",),  # the CLI's progress line, stop convention and clock
     ("cli",),

@@ -1,31 +1,38 @@
-"""Answer a fit question: encode, solve with a backend, and check every grid with the finder.
+"""The answer to a fit question (:class:`FitAnswer`) and the check every grid in it has passed.
 
 A grid a backend returns is shown only after the finder (which shares no code with the
 encoder) confirms every requirement, the absence of every forbidden word, the fixed cells,
-and the score and count targets. A disagreement raises :class:`VerificationError`: it is a
-bug, never an answer.
+and the score and count targets (:func:`verified_answer`). A disagreement raises
+:class:`VerificationError`: it is a bug, never an answer. Deciding a question is
+:mod:`.decide`'s work.
 """
 
 from __future__ import annotations
 
-import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..backends import Backend, Result, Status, get_backend
-from ..backends.base import check_result
-from ..backends.portfolio import RACE_GRACE_SECONDS as _RACE_GRACE
-from ..encode import Encoding, EncodingTimeout, encode
-from ..finder import Match, Score, find, score
+from ..answer import Answer, Outcome
+from ..finder import Match, Score, score
 from ..grid import Grid
-from ..inputs import check_seconds
 from ..model import BoolModel
-from ..prove.cores import CoreRefutation, refute_by_cores
+from ..prove.cores import CoreRefutation
 from ..question import Question, Verdict
+from ..render.text import (
+    alteration_text,
+    alterations,
+    grid_dict,
+    marked_spelling,
+    path_labels,
+    score_dict,
+    score_text,
+    text_table,
+)
 from ..verify import check_grid
-from ..wording import plural
 
+if TYPE_CHECKING:
+    from ..prove.certify import Certificate
 
 @dataclass(frozen=True)
 class ModelSize:
@@ -44,11 +51,17 @@ class VerificationError(AssertionError):
     """A backend's grid failed the finder's independent check: an internal error."""
 
 
+MAX_CORES_SHOWN = 5
+"""A refutation by counting lists at most this many of its cores as text."""
+
+
 @dataclass(frozen=True)
-class FitAnswer:
-    """The answer to a fit question."""
+class FitAnswer(Answer):
+    """The answer to a fit question: FITS (with a grid the finder checked), DOES NOT FIT
+    (proven; ``backend`` and ``detail`` say what backs it), or UNKNOWN (``detail`` says why)."""
 
     verdict: Verdict
+    """The outcome (:class:`~exactgrid.answer.Outcome`): FITS, DOES_NOT_FIT or UNKNOWN."""
     question: Question
     grid: Grid | None = None
     """The grid (FITS only), checked by the finder."""
@@ -66,6 +79,15 @@ class FitAnswer:
     counting: CoreRefutation | None = None
     """When the counting pre-check ran: what it found (DOES NOT FIT "by counting" when refuted,
     with the pair/count cores that back it)."""
+    certificate: Certificate | None = None
+    """With ``certify``, when it does not fit: the checked proof that backs the refutation."""
+    stopped_by: str | None = None
+    """``Ctrl-C``, ``SIGTERM`` or ``SIGHUP`` when an interruption ended the work, else None."""
+
+    @property
+    def outcome(self) -> Outcome:  # type: ignore[override]
+        """FITS, DOES_NOT_FIT or UNKNOWN (the same as :attr:`verdict`)."""
+        return Outcome(self.verdict)
 
     @cached_property
     def score(self) -> Score | None:
@@ -81,191 +103,85 @@ class FitAnswer:
         """Whether the answer is FITS (a grid was found and verified)."""
         return self.verdict == Verdict.FITS
 
-
-def fit(
-    question: Question,
-    backend: str | Backend | None = None,
-    time_limit: float | None = None,
-    seed: int = 0,
-    encoding: Encoding | None = None,
-    explain: bool = False,
-    counting: bool = True,
-) -> FitAnswer:
-    """Decide whether ``question`` has a grid. Every grid found is verified before it is returned.
-
-    ``time_limit`` (seconds, finite and >= 0, or None) covers the whole answer, encoding
-    included: a model not built in time answers UNKNOWN.
-
-    ``explain``: when it does not fit, also find why (``conflict``: a minimal set of the
-    requirements, forbidden words and fixed cells that cannot hold together; see
-    :func:`exactgrid.fit.session.explain`), within what is left of the time limit.
-
-    With the simple path rule, a forbidden word with too many candidate paths to cut up front
-    is enforced lazily: a grid spelling it gets a cut and the model is solved again (each
-    round within what is left of the time limit).
-
-    ``counting`` (alteration budgets up to 1): also run the counting loop (the relaxation with
-    pair/count and word count cores, :mod:`exactgrid.prove.cores`) in a child process of its
-    own, started with the backend and bounded by the same deadline. Whichever decides first
-    answers: a refutation by counting is DOES NOT FIT "by counting", a grid it finds is FITS
-    (checked by the finder like any other). A backend that can run in a child (every built-in
-    one; the portfolio's members) runs in its own child beside it; a backend that only runs
-    in-process runs here meanwhile, and the loop's answer is read when it returns undecided.
-    """
-    if not isinstance(question, Question):
-        raise TypeError(f"fit() takes a Question, got {type(question).__name__}")
-    spec = question
-    if time_limit is not None:
-        time_limit = check_seconds(time_limit)
-    solver = backend if isinstance(backend, Backend) else get_backend(backend)
-    started = time.monotonic()
-    deadline = None if time_limit is None else started + time_limit
-    if encoding is None:
-        try:
-            encoding = encode(spec, deadline=deadline)
-        except EncodingTimeout as exc:
-            return FitAnswer(Verdict.UNKNOWN, spec, backend=solver.name, seconds=time.monotonic() - started,
-                             detail=str(exc))
-    enc = encoding
-    rounds = 0
-    pending_count = counting and spec.budget <= 1
-    counted = None
-    while True:
-        rounds += 1
-        left = None if deadline is None else max(0.0, deadline - time.monotonic())
-        if pending_count:
-            pending_count = False
-            result, counted = _race_with_counting(solver, enc.model, spec, left, seed)
+    def text(self) -> str:
+        """The answer as ``exactgrid fit`` prints it: FITS with the grid's full score (as
+        ``exactgrid score`` prints it) and each requirement's spelling and path as the finder
+        found them; DOES NOT FIT with what backs it; UNKNOWN with how long was spent."""
+        if self.verdict == Verdict.DOES_NOT_FIT:
+            text = self._refuted_text()
+        elif self.verdict == Verdict.UNKNOWN:
+            text = f"UNKNOWN after {self.seconds:.1f} s ({self._about()}){': ' + self.detail if self.detail else ''}"
         else:
-            result = solver.solve(enc.model, time_limit=left, seed=seed)
-        if counted is not None and counted.status == "refuted":
-            return FitAnswer(Verdict.DOES_NOT_FIT, spec, backend="counting", seconds=time.monotonic() - started,
-                             rounds=rounds, detail=_counting_detail(counted), model_size=model_size(enc.model),
-                             counting=counted)
-        if counted is not None and counted.status == "fits" and counted.grid is not None:
-            return verified_answer(counted.grid, "counting", spec, backend="counting",
-                                   seconds=time.monotonic() - started, rounds=rounds, model_size=model_size(enc.model),
-                                   detail=_counting_detail(counted), counting=counted)
-        elapsed = time.monotonic() - started
-        common = dict(question=spec, backend=result.backend or solver.name, seconds=elapsed, rounds=rounds,
-                      model_size=model_size(enc.model), counting=counted)
-        if result.status == Status.UNSAT:
-            answer = FitAnswer(Verdict.DOES_NOT_FIT, detail=result.detail, **common)
-            return _explained(answer, solver, deadline) if explain else answer
-        if result.status == Status.UNKNOWN:
-            return FitAnswer(Verdict.UNKNOWN, detail=result.detail, **common)
-        grid = enc.decode(result.true_vars or ())
-        if enc.lazy_forbidden and _cut_forbidden(enc, grid):
-            continue
-        return verified_answer(grid, solver.name, **common)
+            text = self._fits_text()
+        if self.certificate is not None:
+            text += "\n" + self.certificate.text()
+        return text
 
+    def _about(self) -> str:
+        size = self.model_size
+        about = (f"backend {self.backend}, {self.seconds:.2f} s, model {size.variables:,} variables / "
+                 f"{size.clauses:,} clauses")
+        return about + (f", {self.rounds} rounds" if self.rounds > 1 else "")
 
-COUNTING_PROBE_SECONDS = 1.0
-"""An in-process backend first tries this long (at most a tenth of the time limit) in-process,
-while the counting child starts beside it: most questions are decided in it, and the counting
-child (started at once, so that it runs from the start) is then killed unread."""
+    def _refuted_text(self) -> str:
+        text = f"DOES NOT FIT (proven; {self._about()})"
+        if self.conflict is not None:
+            why = ", ".join(self.conflict) or "the minimum score or count alone"
+            text += f"\nwhy: {why} cannot hold together"
+            if self.detail:
+                text += f" ({self.detail})"
+        elif self.counting is not None and self.counting.status == "refuted":
+            cores = [f"core {i}: {core.text()}" for i, core in enumerate(self.counting.cores, 1)]
+            cores += [f"word count core {i}: no grid with {core.text()}"
+                      for i, core in enumerate(self.counting.count_cores, 1)]
+            text += f"\n{self.detail}" + "".join(f"\n  {line}" for line in cores[:MAX_CORES_SHOWN])
+            if len(cores) > MAX_CORES_SHOWN:
+                text += f"\n  ... and {len(cores) - MAX_CORES_SHOWN} more (--json lists them all)"
+        return text
 
+    def _fits_text(self) -> str:
+        assert self.grid is not None and self.score is not None
+        parts = [f"FITS ({self._about()})", "", score_text(self.score)]
+        if self.question.required:
+            rows = [[req.describe(), marked_spelling(m), alteration_text(m), " ".join(path_labels(self.grid, m))]
+                    for req, m in zip(self.question.required, self.witnesses, strict=True)]
+            parts += ["", "requirements, as the finder spells them:",
+                      text_table(["requirement", "spelled", "altered", "path"], rows)]
+        return "\n".join(parts)
 
-def _race_with_counting(backend: Backend, model: BoolModel, question: Question, time_limit: float | None,
-                        seed: int) -> tuple[Result, CoreRefutation | None]:
-    """The backend and the counting loop, started together, the loop in a child process of its
-    own: the backend's answer decides, and so does the loop's when it refutes or finds a grid
-    (the backend's result is then UNKNOWN). Both stop at ``time_limit``.
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready (``fit --json``): verdict, backend, the contract's keys (outcome, seconds,
+        stopped_by, exit_code), rounds, model size, detail, what the counting
+        pre-check found when it ran, the conflict (``explain``), the certificate (``certify``)
+        and, when it fits, the grid, each requirement's witness and the grid's full score (as
+        ``score --json``)."""
+        data: dict[str, Any] = {"verdict": self.verdict.value, "backend": self.backend, **self.contract_dict(),
+                                "seconds": round(self.seconds, 4), "rounds": self.rounds,
+                                "model": self.model_size.to_dict(), "detail": self.detail}
+        if self.conflict is not None:
+            data["conflict"] = list(self.conflict)
+        if self.counting is not None:
+            data["counting"] = self.counting.to_dict()
+        if self.certificate is not None:
+            data["certificate"] = self.certificate.to_dict()
+        if self.grid is not None and self.score is not None:
+            data["requirements"] = [
+                {"requirement": req.describe(), "state": m.word, "spelled": m.spelled,
+                 "altered": [{"position": p, "from": a, "to": b} for p, a, b in alterations(m)],
+                 "path": path_labels(self.grid, m), "cells": list(m.path)}
+                for req, m in zip(self.question.required, self.witnesses, strict=True)
+            ]
+            data["score"] = score_dict(self.score)
+            data.update(grid_dict(self.grid))
+        return data
 
-    The portfolio's members and a child-process backend race in children of their own. An
-    in-process backend (CaDiCaL, ...) first gets :data:`COUNTING_PROBE_SECONDS` here, then
-    moves to a child of its own for the rest (or, with no ``child_call``, stays here, and the
-    loop is read when it returns undecided).
-    """
-    from ..backends.portfolio import Portfolio, race
-
-    counting_call = (counting_child, (question, time_limit))
-    started = time.monotonic()
-    runs_in_child = "child-process" in backend.capabilities and type(backend).child_call is not Backend.child_call
-    if isinstance(backend, Portfolio) or runs_in_child:
-        members = backend.members() if isinstance(backend, Portfolio) else [backend]
-        result, children = race(members, model, time_limit, seed, also=[(counting_call, _counting_decides)],
-                                name=backend.name if isinstance(backend, Portfolio) else None)
-        counted = _counted(children.messages[-1], children.finished[-1])
-        return check_result(model, replace(result, seconds=time.monotonic() - started)), counted
-    return _probe_beside_counting(backend, model, counting_call, time_limit, seed)
-
-
-def _probe_beside_counting(backend: Backend, model: BoolModel, counting_call: tuple, time_limit: float | None,
-                           seed: int) -> tuple[Result, CoreRefutation | None]:
-    """An in-process backend beside the counting child (see :func:`_race_with_counting`)."""
-    from ..backends._child import ChildRace
-
-    started = time.monotonic()
-    deadline = None if time_limit is None else started + time_limit
-    with ChildRace([counting_call], lambda i, messages: i > 0 or _counting_decides(messages)) as children:
-        probe = COUNTING_PROBE_SECONDS if time_limit is None else min(COUNTING_PROBE_SECONDS, time_limit / 10)
-        result = backend.solve(model, time_limit=probe, seed=seed)
-        if result.status != Status.UNKNOWN:  # decided in the probe
-            return result, None
-        left = None if deadline is None else max(0.0, deadline - time.monotonic())
-        call = backend.child_call(model, left, seed)
-        if call is None:  # in-process only: it keeps the rest here
-            result = backend.solve(model, time_limit=left, seed=seed)
-            if result.status == Status.UNKNOWN:
-                children.wait(None if deadline is None else deadline + _RACE_GRACE)
-            return result, _counted(children.messages[0], children.finished[0])
-        if children.wait(time.monotonic()) is None:  # counting has not decided during the probe
-            index = children.add(call)
-            children.wait(None if deadline is None else deadline + _RACE_GRACE)
-    counted = _counted(children.messages[0], children.finished[0])
-    if children.winner == 0:
-        return Result(Status.UNKNOWN, detail="decided by counting", backend=backend.name), counted
-    result = backend.read_child(model, children.messages[index], children.finished[index])
-    result = replace(result, backend=result.backend or backend.name, seconds=time.monotonic() - started)
-    return check_result(model, result), counted
-
-
-def _counting_decides(messages: list[tuple]) -> bool:
-    return messages[-1][1].status in ("refuted", "fits")
-
-
-def _counted(messages: list[tuple], finished: bool) -> CoreRefutation | None:
-    """What the counting child reported, when it finished."""
-    return messages[-1][1] if finished and messages else None
-
-
-def counting_child(question: Question, time_limit: float | None):
-    """The counting loop as a child process's generator (see :mod:`exactgrid.backends._child`)."""
-    yield ("done", _refuted_by_cores(question, time_limit))
-
-
-def _refuted_by_cores(question: Question, time_limit: float | None) -> CoreRefutation:
-    """The core loop, which as a pre-check must never break fit: a failure is an ``open`` answer
-    saying what went wrong (the backend's answer stands)."""
-    started = time.monotonic()
-    try:
-        return refute_by_cores(question, time_limit, exact=True, relaxation=_relaxation())
-    except Exception as exc:  # noqa: BLE001 - reported in the answer, never raised
-        return CoreRefutation("open", (), 0, 0, time.monotonic() - started, detail=f"counting failed: {exc}")
-
-
-def _relaxation() -> str:
-    """How the counting loop solves its relaxation: HiGHS when installed (an LP reasons about
-    counts, which CDCL does poorly; on 4x4_m8 the relaxation's solves took 23 s of a 38 s loop
-    on CaDiCaL and 0.5 s on HiGHS), else the SAT backend."""
-    try:
-        import highspy  # noqa: F401
-    except ImportError:
-        return "sat"
-    return "highs"
-
-
-def _counting_detail(counted: CoreRefutation) -> str:
-    cores, words = len(counted.cores), len(counted.count_cores)
-    renamed = f" ({counted.renamed} renamed copies reused)" if counted.renamed else ""
-    found = (f"{plural(cores, 'pair/count core')}{renamed}, {plural(words, 'word count core')}, "
-             f"{plural(counted.rounds, 'round')}")
-    if counted.status == "fits":
-        return (f"by counting: the letter counts of a relaxation solution, given to the exact model, "
-                f"led it to the grid ({found})")
-    return (f"by counting: no letter counts the words allow can be placed on the board and spelled there "
-            f"({found})")
+    def picture_parts(self) -> tuple[Score, dict[str, Match], str] | str:
+        """What a picture of this answer draws: the score, the requirements' witnesses (drawn
+        instead of the score's own paths) and a heading; or why there is nothing to draw."""
+        if self.score is None:
+            return f"no grid to draw: the answer is {self.verdict.value.upper()}"
+        witnesses = {m.word: m for m in self.witnesses}
+        return self.score, witnesses, f"fit: {self.verdict.value.upper()} ({self.backend})"
 
 
 def verified_answer(grid: Grid, solver_name: str, question: Question, **fields: Any) -> FitAnswer:
@@ -285,30 +201,3 @@ def model_size(model: BoolModel) -> ModelSize:
     return ModelSize(model.num_vars, len(model.clauses), len(model.linear))
 
 
-def _cut_forbidden(enc: Encoding, grid: Grid) -> bool:
-    """Add a cut for each forbidden word the grid spells; whether any was added."""
-    spec = enc.spec
-    added = False
-    for word in enc.lazy_forbidden:
-        match = find(grid, word, spec.budget, spec.path_rule)
-        if match is not None:
-            enc.forbid_path(word, match.path)
-            added = True
-    return added
-
-
-def _explained(answer: FitAnswer, backend: Backend, deadline: float | None) -> FitAnswer:
-    """``answer`` (DOES NOT FIT) with its minimal conflict, found within the deadline."""
-    from ..question import SpecError
-    from .session import explain
-
-    left = None if deadline is None else max(0.0, deadline - time.monotonic())
-    try:
-        conflict, minimal = explain(answer.question, backend, time_limit=left)
-    except SpecError as exc:  # e.g. a forbid a session cannot pose
-        return replace(answer, detail=f"{answer.detail}; no explanation: {exc}".lstrip("; "))
-    note = "" if minimal else "conflict not shrunk to minimal (time limit)"
-    if not conflict:
-        note = "the targets (minimum score or count) cannot be met on this board, whatever the parts"
-    detail = "; ".join(x for x in (answer.detail, note) if x)
-    return replace(answer, conflict=conflict, detail=detail)

@@ -26,7 +26,8 @@ from ..inputs import InputError, check_seconds, check_whole, clamp_workers_warni
 from ..pool import dask_executor as dask_executor  # re-exported: fit_many on a Dask cluster
 from ..pool import process_pool, stop_pool
 from ..question import Question, Verdict, question_from_table
-from .answer import FitAnswer, fit
+from .answer import FitAnswer
+from .decide import fit
 
 IN_FLIGHT_PER_WORKER = 4
 """Questions submitted ahead per worker: enough to keep it busy, few enough to stop quickly."""

@@ -290,27 +290,18 @@ def _read_subject(
     subject: object, words: WordList | str | Path | None, budget: int, path_rule: PathRule,
     shape: str | tuple[int, int] | None, moves: MoveRule,
 ) -> tuple[Score, dict[str, Match], str]:
-    """The score to draw, witnesses that replace the score's, and a heading.
-
-    Answers are recognised last, importing their modules only then: a plain grid does not
-    pay for importing the solvers (numba's compiler alone takes half a second)."""
+    """The score to draw, witnesses that replace the score's, and a heading. An answer says
+    what it draws through its ``picture_parts()`` (so that this layer imports no solver)."""
     if isinstance(subject, Grid | str):
         grid = subject if isinstance(subject, Grid) else parse_grid(subject, shape, moves)
         listed = word_list(words)
         return score(grid, listed, listed.check_budget(budget), path_rule), {}, ""
     if isinstance(subject, Score):
         return subject, {}, ""
-    from ..fit import FitAnswer
-
-    if isinstance(subject, FitAnswer):
-        if subject.score is None:
-            raise NothingToDraw(f"no grid to draw: the answer is {subject.verdict.value.upper()}")
-        witnesses = {m.word: m for m in subject.witnesses}
-        return subject.score, witnesses, f"fit: {subject.verdict.value.upper()} ({subject.backend})"
-    from ..solve import SolveAnswer
-
-    if isinstance(subject, SolveAnswer):
-        if subject.result is None:
-            raise NothingToDraw(f"no grid to draw: the answer is {subject.verdict.value.upper()}")
-        return subject.result, {}, f"solve: best found in {subject.stats.elapsed:.0f} s"
+    parts = getattr(subject, "picture_parts", None)
+    if callable(parts):  # an answer (fit, solve) says what to draw
+        drawn = parts()
+        if isinstance(drawn, str):
+            raise NothingToDraw(drawn)
+        return drawn
     raise InputError(f"cannot draw a {type(subject).__name__}: give a grid, a Score, or a fit or solve answer")

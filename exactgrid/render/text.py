@@ -260,86 +260,14 @@ def checklist_dict(result: ChecklistResult) -> dict[str, Any]:
     }
 
 
-def _requirement_rows(answer: FitAnswer) -> list[list[str]]:
-    assert answer.grid is not None
-    return [
-        [req.describe(), marked_spelling(m), alteration_text(m), " ".join(path_labels(answer.grid, m))]
-        for req, m in zip(answer.question.required, answer.witnesses, strict=True)
-    ]
-
-
-MAX_CORES_SHOWN = 5
-"""A refutation by counting lists at most this many of its cores as text."""
-
-
 def fit_text(answer: FitAnswer) -> str:
-    """The verdict of a fit question as ``exactgrid fit`` prints it.
-
-    FITS: the grid with its full score (as ``exactgrid score`` prints it), then each
-    requirement's spelling and path as the finder found them.
-    DOES NOT FIT: the proof's backend and time. UNKNOWN: how long was spent.
-    """
-    size = answer.model_size
-    about = (f"backend {answer.backend}, {answer.seconds:.2f} s, model {size.variables:,} variables / "
-             f"{size.clauses:,} clauses")
-    if answer.rounds > 1:
-        about += f", {answer.rounds} rounds"
-    if answer.verdict == "does not fit":
-        text = f"DOES NOT FIT (proven; {about})"
-        if answer.conflict is not None:
-            why = ", ".join(answer.conflict) or "the minimum score or count alone"
-            text += f"\nwhy: {why} cannot hold together"
-            if answer.detail:
-                text += f" ({answer.detail})"
-        elif answer.counting is not None and answer.counting.status == "refuted":
-            cores = [f"core {i}: {core.text()}" for i, core in enumerate(answer.counting.cores, 1)]
-            cores += [f"word count core {i}: no grid with {core.text()}"
-                      for i, core in enumerate(answer.counting.count_cores, 1)]
-            text += f"\n{answer.detail}" + "".join(f"\n  {line}" for line in cores[:MAX_CORES_SHOWN])
-            if len(cores) > MAX_CORES_SHOWN:
-                text += f"\n  ... and {len(cores) - MAX_CORES_SHOWN} more (--json lists them all)"
-        return text
-    if answer.verdict == "unknown":
-        return f"UNKNOWN after {answer.seconds:.1f} s ({about}){': ' + answer.detail if answer.detail else ''}"
-    assert answer.grid is not None and answer.score is not None
-    parts = [f"FITS ({about})", "", score_text(answer.score)]
-    if answer.question.required:
-        parts += ["", "requirements, as the finder spells them:",
-                  text_table(["requirement", "spelled", "altered", "path"], _requirement_rows(answer))]
-    return "\n".join(parts)
+    """The answer to a fit question as ``exactgrid fit`` prints it (:meth:`FitAnswer.text`)."""
+    return answer.text()
 
 
 def fit_dict(answer: FitAnswer) -> dict[str, Any]:
-    """JSON-ready fit verdict: verdict, backend, seconds, rounds, model size, what the counting
-    pre-check found when it ran and, when it fits, the grid, each requirement's witness and the
-    grid's full score (as ``score_dict``)."""
-    data: dict[str, Any] = {
-        "verdict": answer.verdict,
-        "backend": answer.backend,
-        "seconds": round(answer.seconds, 4),
-        "rounds": answer.rounds,
-        "model": answer.model_size.to_dict(),
-        "detail": answer.detail,
-    }
-    if answer.conflict is not None:
-        data["conflict"] = list(answer.conflict)
-    if answer.counting is not None:
-        data["counting"] = answer.counting.to_dict()
-    if answer.grid is not None and answer.score is not None:
-        data["requirements"] = [
-            {
-                "requirement": req.describe(),
-                "state": m.word,
-                "spelled": m.spelled,
-                "altered": [{"position": p, "from": a, "to": b} for p, a, b in alterations(m)],
-                "path": path_labels(answer.grid, m),
-                "cells": list(m.path),
-            }
-            for req, m in zip(answer.question.required, answer.witnesses, strict=True)
-        ]
-        data["score"] = score_dict(answer.score)
-        data.update(grid_dict(answer.grid))
-    return data
+    """The answer to a fit question as ``fit --json`` prints it (:meth:`FitAnswer.to_dict`)."""
+    return answer.to_dict()
 
 
 # --------------------------------------------------------------------------- solve
@@ -355,46 +283,10 @@ def search_progress_line(stats: SearchStats, awards: Sequence[str] = ()) -> str:
 
 
 def solve_text(answer: SolveAnswer) -> str:
-    """A solve answer as text: how the search went, then the grid as ``score`` shows it, and
-    the checklist when one was asked for (or why there is no grid)."""
-    stats = answer.stats
-    how = (f"{stats.proposals:,} grids scored in {stats.elapsed:.1f} s ({stats.cpu_seconds:.1f} CPU-s), "
-           f"{plural(stats.improvements, 'improvement')}; stopped by {answer.stopped_by}")
-    if answer.check is None:
-        closest = f"; closest grid {answer.closest}" if answer.closest else ""
-        if answer.detail:
-            return f"UNKNOWN: {answer.detail} ({how})"
-        return f"UNKNOWN: no grid met the constraints ({how}){closest}"
-    lines = [f"best grid found ({how}), checked by the finder:", score_text(answer.check.score)]
-    if answer.certificate is not None:
-        lines += ["", f"certify window: {answer.certificate.describe()}"]
-    if answer.checklist is not None:
-        lines += ["", checklist_table(answer.checklist)]
-    return "\n".join(lines)
+    """A solve answer as ``exactgrid solve`` prints it (:meth:`SolveAnswer.text`)."""
+    return answer.text()
 
 
 def solve_dict(answer: SolveAnswer) -> dict[str, Any]:
-    """A solve answer as JSON-ready data: ``verdict``, the ``score`` keys of the grid (when
-    there is one), ``checklist`` (when asked for) and ``search`` (how it went)."""
-    stats = answer.stats
-    data: dict[str, Any] = {"verdict": str(answer.verdict)}
-    if answer.check is not None:
-        data.update(score_dict(answer.check.score))
-    else:
-        data["closest"] = answer.closest
-    if answer.checklist is not None:
-        data["checklist"] = checklist_dict(answer.checklist)
-    data["search"] = {
-        "seconds": round(stats.elapsed, 3), "cpu_seconds": round(stats.cpu_seconds, 3),
-        "proposals": stats.proposals, "improvements": [
-            {"grid": i.grid, "score": i.score, "elapsed": round(i.elapsed, 3), "worker": i.worker}
-            for i in answer.improvements],
-        "stopped_by": answer.stopped_by, **({"detail": answer.detail} if answer.detail else {}),
-    }
-    cert = answer.certificate
-    if cert is not None:
-        data["certificate"] = {"window": cert.window, "verdict": str(cert.verdict), "grid": cert.grid,
-                               "score": cert.score, "improvements": cert.improvements,
-                               "seconds": round(cert.seconds, 3), "backend": cert.backend, "detail": cert.detail}
-    return data
-
+    """A solve answer as ``solve --json`` prints it (:meth:`SolveAnswer.to_dict`)."""
+    return answer.to_dict()

@@ -3,30 +3,41 @@
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from ..awards import Checklist, ChecklistResult, evaluate
-from ..finder import Score
+from ..answer import DEFAULT_TIME_LIMIT, Answer, OnProgress, Outcome, ProgressEvent
+from ..awards import Checklist, ChecklistResult, default_checklist, evaluate
+from ..data.us import us_states
+from ..finder import Match, Score
 from ..grid import Grid
 from ..inputs import InputError, check_seconds, clamp_workers_warning
 from ..question import Question, Verdict, checklist_question, choose_checklist
-from ..stopping import interruption
+from ..render.text import checklist_dict, checklist_table, score_dict, score_text, search_progress_line
+from ..stopping import interruption, is_interruption
 from ..verify import GridCheck
+from ..wording import plural
 from .certify import WindowCertificate, certify
 from .problem import SearchProblem, SolveError, counts_every_word
 from .search import Improvement, Schedule, SearchStats, search
 
+COMPILE_NOTICE = ("compiling the search kernel for this machine (once after an install: about 15 s on one core, "
+                  "counted in --time-limit; a run that ends first leaves it uncompiled)")
+"""What ``on_progress`` hears (kind ``compiling``) when the search kernel is compiled first."""
+
 
 @dataclass
-class SolveAnswer:
+class SolveAnswer(Answer):
     """The best grid found for a question, checked by the finder, with how it was found.
 
-    ``verdict`` is FITS when a grid meeting every constraint was found (``grid``, ``score``),
-    else UNKNOWN (none found in the time: ``closest`` is the grid that came nearest). The
-    score is the best found, not a proven optimum.
+    ``outcome`` is FEASIBLE when a grid meeting every constraint was found (``grid``,
+    ``score``; the best found, not a proven optimum), else UNKNOWN (none found in the time:
+    ``closest`` is the grid that came nearest). ``verdict`` says the same in a fit question's
+    words (FITS or UNKNOWN).
     """
 
     question: Question
@@ -35,12 +46,20 @@ class SolveAnswer:
     checklist: ChecklistResult | None = None
     improvements: list[Improvement] = field(default_factory=list)
     stats: SearchStats = field(default_factory=SearchStats)
-    stopped_by: str = "time limit"
+    stopped_by: str = "time limit"  # type: ignore[assignment]
+    """What ended the search: ``time limit``, ``proposals``, ``Ctrl-C``, ``SIGTERM``, ``SIGHUP``."""
     closest: str | None = None
     certificate: WindowCertificate | None = None
     """With ``certify_window``: what the exact moves proved of the grid (K-optimal, or not)."""
     detail: str = ""
     """Why there is no grid, when the search ended before it began (the kernel still compiling)."""
+    seconds: float = 0.0
+    """Wall-clock seconds of the whole call (search and certify window)."""
+
+    @property
+    def outcome(self) -> Outcome:  # type: ignore[override]
+        """FEASIBLE with a grid (the best found), else UNKNOWN."""
+        return Outcome.FEASIBLE if self.check is not None else Outcome.UNKNOWN
 
     @property
     def grid(self) -> Grid | None:
@@ -57,6 +76,61 @@ class SolveAnswer:
         """The best grid's total weight (0 without a grid)."""
         return self.check.score.total if self.check is not None else 0
 
+    def contract_dict(self) -> dict[str, Any]:
+        """The contract's keys; ``stopped_by`` is null unless an interruption ended the search."""
+        return {**super().contract_dict(), "stopped_by": self.stopped_by if is_interruption(self.stopped_by) else None}
+
+    def text(self) -> str:
+        """The answer as ``exactgrid solve`` prints it: how the search went, then the grid as
+        ``score`` shows it, and the checklist when one was asked for (or why there is no grid)."""
+        stats = self.stats
+        how = (f"{stats.proposals:,} grids scored in {stats.elapsed:.1f} s ({stats.cpu_seconds:.1f} CPU-s), "
+               f"{plural(stats.improvements, 'improvement')}; stopped by {self.stopped_by}")
+        if self.check is None:
+            closest = f"; closest grid {self.closest}" if self.closest else ""
+            if self.detail:
+                return f"UNKNOWN: {self.detail} ({how})"
+            return f"UNKNOWN: no grid met the constraints ({how}){closest}"
+        lines = [f"best grid found ({how}), checked by the finder:", score_text(self.check.score)]
+        if self.certificate is not None:
+            lines += ["", f"certify window: {self.certificate.describe()}"]
+        if self.checklist is not None:
+            lines += ["", checklist_table(self.checklist)]
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready (``solve --json``): the contract's keys, ``verdict``, the ``score`` keys of
+        the grid (when there is one), ``checklist`` (when asked for), ``search`` (how it went)
+        and ``certificate`` (with a certify window)."""
+        stats = self.stats
+        data: dict[str, Any] = {**self.contract_dict(), "verdict": str(self.verdict)}
+        if self.check is not None:
+            data.update(score_dict(self.check.score))
+        else:
+            data["closest"] = self.closest
+        if self.checklist is not None:
+            data["checklist"] = checklist_dict(self.checklist)
+        data["search"] = {
+            "seconds": round(stats.elapsed, 3), "cpu_seconds": round(stats.cpu_seconds, 3),
+            "proposals": stats.proposals, "improvements": [
+                {"grid": i.grid, "score": i.score, "elapsed": round(i.elapsed, 3), "worker": i.worker}
+                for i in self.improvements],
+            "stopped_by": self.stopped_by, **({"detail": self.detail} if self.detail else {}),
+        }
+        cert = self.certificate
+        if cert is not None:
+            data["certificate"] = {"window": cert.window, "verdict": str(cert.verdict), "grid": cert.grid,
+                                   "score": cert.score, "improvements": cert.improvements,
+                                   "seconds": round(cert.seconds, 3), "backend": cert.backend, "detail": cert.detail}
+        return data
+
+    def picture_parts(self) -> tuple[Score, dict[str, Match], str] | str:
+        """What a picture of this answer draws (the best grid's score and a heading), or why
+        there is nothing to draw."""
+        if self.result is None:
+            return f"no grid to draw: the answer is {self.verdict.value.upper()}"
+        return self.result, {}, f"solve: best found in {self.stats.elapsed:.0f} s"
+
 
 def solve_question(question: Question, checklist: Checklist | str | Path | None = None,
                    awards: Iterable[str] = (), water_borders: bool | None = None) -> Question:
@@ -66,14 +140,73 @@ def solve_question(question: Question, checklist: Checklist | str | Path | None 
     return question if chosen is None else checklist_question(question, chosen, water_borders)
 
 
+class _News:
+    """Where a search's news goes: ``on_progress`` events (and the old single-purpose
+    callbacks), and every improvement appended to the ``out`` file as a JSON line."""
+
+    def __init__(self, question: Question, on_progress: OnProgress | None, out: str | Path | None,
+                 old: dict[str, Callable[..., None] | None]) -> None:
+        self.started = time.monotonic()
+        self.on_progress = on_progress
+        self.old = old
+        self.us = question.words.name == us_states().name
+        self.file: Any = None
+        if out is not None:
+            try:
+                self.file = open(out, "a", encoding="utf-8")  # noqa: SIM115 (closed in close())
+            except OSError as exc:
+                raise InputError(f"cannot write {str(out)!r}: {exc.strerror or exc}") from None
+
+    def close(self) -> None:
+        if self.file is not None:
+            self.file.close()
+
+    def awards(self, words: Iterable[str], total: int) -> list[str]:
+        """The default checklist's items a set of found states meets (US states only)."""
+        if not self.us:
+            return []
+        return [r.key for r in evaluate(default_checklist(), tuple(words), total).items if r.passed]
+
+    def _tell(self, message: str, kind: str, **numbers: Any) -> None:
+        if self.on_progress is not None:
+            self.on_progress(ProgressEvent("solve", message, time.monotonic() - self.started, kind=kind, **numbers))
+
+    def improvement(self, found: Improvement) -> None:
+        if self.old["on_improvement"] is not None:
+            self.old["on_improvement"](found)
+        if self.file is not None:
+            line = {"grid": found.grid, "score": found.score, "states" if self.us else "words": list(found.words),
+                    "awards": self.awards(found.words, found.score), "elapsed": round(found.elapsed, 3),
+                    "cpu_seconds": round(found.cpu_seconds, 3), "worker": found.worker}
+            self.file.write(json.dumps(line) + "\n")
+            self.file.flush()
+        self._tell(f"{found.score:,}: {found.grid}", "improvement", best=found.score, data=found)
+
+    def progress(self, stats: SearchStats) -> None:
+        if self.on_progress is not None:
+            line = search_progress_line(stats, self.awards(stats.best_found, stats.best_score or 0))
+            self._tell(line, "progress", best=stats.best_score, data=stats)
+
+    def compiling(self) -> None:
+        if self.old["on_compile"] is not None:
+            self.old["on_compile"]()
+        self._tell(COMPILE_NOTICE, "compiling")
+
+    def certifying(self, done: int, windows: int) -> None:
+        if self.old["on_certify_progress"] is not None:
+            self.old["on_certify_progress"](done, windows)
+        self._tell(f"certifying: {done:,} of {plural(windows, 'window')} asked or covered by a core", "round",
+                   done=done, total=windows)
+
+
 def solve(question: Question | None = None, *, checklist: Checklist | str | Path | None = None,
-          awards: Iterable[str] = (), water_borders: bool | None = None, time_limit: float | None = 60.0,
-          workers: int | None = None, seed: int = 0, start: Grid | str | None = None,
-          schedule: Schedule | None = None, max_proposals: int | None = None,
+          awards: Iterable[str] = (), water_borders: bool | None = None,
+          time_limit: float | None = DEFAULT_TIME_LIMIT, workers: int | None = None, seed: int = 0,
+          start: Grid | str | None = None, schedule: Schedule | None = None, max_proposals: int | None = None,
           certify_window: int | None = None, certify_time_limit: float | None = None,
+          out: str | Path | None = None, on_progress: OnProgress | None = None,
           on_certify_progress: Callable[[int, int], None] | None = None,
           on_improvement: Callable[[Improvement], None] | None = None,
-          on_progress: Callable[[SearchStats], None] | None = None,
           on_compile: Callable[[], None] | None = None) -> SolveAnswer:
     """The highest-scoring grid found in ``time_limit`` seconds that meets ``question`` and
     the checklist: every word of the question's list scores its weight; required and forbidden
@@ -83,18 +216,25 @@ def solve(question: Question | None = None, *, checklist: Checklist | str | Path
 
     ``workers`` threads (default: every core; more than the usable cores are lowered to them
     with a :class:`~exactgrid.inputs.WorkersClamped` warning) anneal from random grids, or from ``start``.
-    Ctrl-C or SIGTERM ends the search with the best grid so far, and so does ``max_proposals``
-    (a stop that does not depend on the machine's speed, for tests and benchmarks).
+    Ctrl-C or SIGTERM ends the search with the best grid so far (``stopped_by``), and so does
+    ``max_proposals`` (a stop that does not depend on the machine's speed, for tests and benchmarks).
 
     ``certify_window`` K: then improve the grid by exact moves (SAT, :mod:`.certify`) until
     no change of at most K cells helps, proven (``certificate``), within ``certify_time_limit``
-    seconds (default: ``time_limit`` again); ``on_certify_progress(done, windows)`` hears how
-    far. Every grid reported was re-scored by the finder and checked against the question and the checklist.
+    seconds (default: ``time_limit`` again). Every grid reported was re-scored by the finder
+    and checked against the question and the checklist.
+
+    ``on_progress(event)`` hears the search's news (kind ``progress``, with the
+    :class:`SearchStats`), each improvement (kind ``improvement``, with the :class:`Improvement`),
+    the kernel's compilation (kind ``compiling``) and the certify window's rounds (``done`` of
+    ``total`` windows). ``out``: append every improvement to this file as a JSON line (grid,
+    score, states, the default checklist's awards met, elapsed, cpu_seconds, worker).
+    ``on_improvement``, ``on_certify_progress`` and ``on_compile`` are the older single-purpose
+    callbacks, still called.
 
     ``time_limit`` is wall-clock time for the search from this call on: building the question's
     arrays, a first grid from the SAT solver when words are required, and compiling the search
-    kernel on the first run after an install (``on_compile()`` is called then; see
-    :func:`~exactgrid.solve.search.search`) all count. ``certify_window`` has its own limit.
+    kernel on the first run after an install all count. ``certify_window`` has its own limit.
     """
     started = time.monotonic()
     question = question if question is not None else Question()
@@ -106,41 +246,67 @@ def solve(question: Question | None = None, *, checklist: Checklist | str | Path
     if time_limit is not None:
         time_limit = check_seconds(time_limit)
     workers = clamp_workers_warning(workers)
-    start_text = None
-    if start is not None:
-        start_grid = start if isinstance(start, Grid) else Grid(question.board, _letters(start))
-        if start_grid.board.size != question.board.size:
-            raise InputError(f"the start grid has {start_grid.board.size} cells; the board has {question.board.size}")
-        start_text = start_grid.letters
-    problem = SearchProblem.build(constrained)
-    if start_text is None and constrained.required:
-        try:
-            start_text = _feasible_start(constrained, time_limit)
-        except KeyboardInterrupt as exc:  # stopped before the search began: nothing found yet
-            return SolveAnswer(question=constrained, verdict=Verdict.UNKNOWN, check=None,
-                               stopped_by=interruption(exc))
-    left = None if time_limit is None else max(0.0, time_limit - (time.monotonic() - started))
-    found = search(problem, time_limit=left, workers=workers, seed=seed,
-                   start=start_text, schedule=schedule, max_proposals=max_proposals,
-                   on_improvement=on_improvement, on_progress=on_progress, on_compile=on_compile)
-    answer = SolveAnswer(
-        question=constrained, verdict=Verdict.FITS if found.best is not None else Verdict.UNKNOWN,
-        check=found.best, improvements=found.improvements, stats=found.stats, stopped_by=found.stopped_by,
-        closest=None if found.best is not None else found.closest, detail=found.detail,
-    )
-    if certify_window is not None and answer.check is not None and found.stopped_by in ("time limit", "proposals"):
-        limit = time_limit if certify_time_limit is None else check_seconds(certify_time_limit)
-        try:
-            answer.certificate, answer.check = certify(constrained, answer.check, certify_window, time_limit=limit,
-                                                       on_improvement=on_improvement, on_progress=on_certify_progress)
-        except KeyboardInterrupt as exc:  # the grid found stands, uncertified
-            answer.stopped_by = interruption(exc)
+    start_text = _start_letters(question, start)
+    news = _News(constrained, on_progress, out, {"on_improvement": on_improvement, "on_compile": on_compile,
+                                                 "on_certify_progress": on_certify_progress})
+    try:
+        answer = _search(constrained, started, time_limit, workers, seed, start_text, schedule, max_proposals, news)
+        if certify_window is not None and answer.check is not None and answer.stopped_by in ("time limit",
+                                                                                               "proposals"):
+            limit = time_limit if certify_time_limit is None else check_seconds(certify_time_limit)
+            _certify_window(answer, certify_window, limit, news)
+    finally:
+        news.close()
     if chosen is not None and answer.check is not None:
         result = answer.check.score
         answer.checklist = evaluate(chosen, result.words, result.total, water_borders)
         if not answer.checklist.passed:
             raise AssertionError(f"{answer.grid} met the constraints but fails {answer.checklist.failed}")
+    answer.seconds = time.monotonic() - started
     return answer
+
+
+def _start_letters(question: Question, start: Grid | str | None) -> str | None:
+    """The start grid's letters, checked against the board (None: no start grid)."""
+    if start is None:
+        return None
+    start_grid = start if isinstance(start, Grid) else Grid(question.board, _letters(start))
+    if start_grid.board.size != question.board.size:
+        raise InputError(f"the start grid has {start_grid.board.size} cells; the board has {question.board.size}")
+    return start_grid.letters
+
+
+def _search(question: Question, started: float, time_limit: float | None, workers: int, seed: int,
+            start_text: str | None, schedule: Schedule | None, max_proposals: int | None,
+            news: _News) -> SolveAnswer:
+    """The search's answer (a first grid from the SAT solver when words are required and no
+    start is given); an interruption before the search began answers UNKNOWN."""
+    try:
+        problem = SearchProblem.build(question)
+        if start_text is None and question.required:
+            start_text = _feasible_start(question, time_limit)
+        left = None if time_limit is None else max(0.0, time_limit - (time.monotonic() - started))
+        found = search(problem, time_limit=left, workers=workers, seed=seed, start=start_text, schedule=schedule,
+                       max_proposals=max_proposals, on_improvement=news.improvement, on_progress=news.progress,
+                       on_compile=news.compiling)
+    except KeyboardInterrupt as exc:  # stopped before the search began: nothing found yet
+        return SolveAnswer(question=question, verdict=Verdict.UNKNOWN, check=None, stopped_by=interruption(exc))
+    return SolveAnswer(
+        question=question, verdict=Verdict.FITS if found.best is not None else Verdict.UNKNOWN,
+        check=found.best, improvements=found.improvements, stats=found.stats, stopped_by=found.stopped_by,
+        closest=None if found.best is not None else found.closest, detail=found.detail,
+    )
+
+
+def _certify_window(answer: SolveAnswer, window: int, limit: float | None, news: _News) -> None:
+    """Improve ``answer``'s grid by exact moves of up to ``window`` cells, in place; on Ctrl-C
+    the grid found stands, uncertified."""
+    assert answer.check is not None
+    try:
+        answer.certificate, answer.check = certify(answer.question, answer.check, window, time_limit=limit,
+                                                   on_improvement=news.improvement, on_progress=news.certifying)
+    except KeyboardInterrupt as exc:
+        answer.stopped_by = interruption(exc)
 
 
 SEED_SHARE = 0.1

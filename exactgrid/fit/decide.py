@@ -1,0 +1,335 @@
+"""Decide a fit question: encode, solve with a backend (racing the counting loop), and check
+every grid with the finder (:func:`~exactgrid.fit.answer.verified_answer`).
+
+:func:`fit` is the whole job ``exactgrid fit`` does, in one call: the model written to files
+on request, the backend raced against counting, lazy cuts for forbidden words, a minimal
+conflict (``explain``) and a checked proof (``certify``) when it does not fit, progress, and
+an UNKNOWN answer (never an exception) on Ctrl-C/SIGTERM. Local search first is
+:func:`exactgrid.api.fit`'s (the search lives above this layer).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from ..answer import DEFAULT_TIME_LIMIT, OnProgress, ProgressEvent
+from ..backends import Backend, Result, Status, get_backend
+from ..backends.base import check_result
+from ..backends.portfolio import RACE_GRACE_SECONDS as _RACE_GRACE
+from ..encode import Encoding, EncodingTimeout, encode
+from ..finder import find
+from ..grid import Grid
+from ..inputs import InputError, check_seconds
+from ..model import BoolModel
+from ..prove.cores import CoreRefutation, refute_by_cores
+from ..question import ASKS_NOTHING, Question, SpecError, Verdict
+from ..stopping import interruption
+from ..wording import plural
+from .answer import FitAnswer, ModelSize, model_size, verified_answer
+from .session import explain as explain_conflict
+
+EXPORT_FORMATS = ("cnf", "wcnf", "lp", "mps")
+"""The files :func:`fit` can write its model to (``write={"cnf": "model.cnf"}``)."""
+
+
+@dataclass
+class _Run:
+    """One call of :func:`fit`: the clock, the progress callback and the model once built."""
+
+    question: Question
+    solver: Backend
+    started: float
+    deadline: float | None
+    on_progress: OnProgress | None
+    encoding: Encoding | None = None
+
+    def left(self) -> float | None:
+        return None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
+
+    def tell(self, message: str) -> None:
+        if self.on_progress is not None:
+            self.on_progress(ProgressEvent("fit", message, time.monotonic() - self.started))
+
+    def size(self) -> ModelSize:
+        return model_size(self.encoding.model) if self.encoding is not None else ModelSize()
+
+
+def fit(question: Question, backend: str | Backend | None = None, time_limit: float | None = DEFAULT_TIME_LIMIT,
+        seed: int = 0, encoding: Encoding | None = None, explain: bool = False, counting: bool = True,
+        certify: bool = False, write: Mapping[str, str | Path] | None = None,
+        on_progress: OnProgress | None = None) -> FitAnswer:
+    """Decide whether ``question`` has a grid. Every grid found is verified by the finder
+    before it is returned; a question that asks nothing is refused (:class:`SpecError`).
+
+    ``time_limit`` (seconds from this call, finite and >= 0, or None) covers the whole answer,
+    encoding included: a model not built in time answers UNKNOWN. Ctrl-C, SIGTERM or SIGHUP
+    (see :mod:`exactgrid.stopping`) answer UNKNOWN with ``stopped_by`` set.
+
+    ``explain``: when it does not fit, also find why (``conflict``: a minimal set of the
+    requirements, forbidden words and fixed cells that cannot hold together; see
+    :func:`exactgrid.fit.session.explain`), within what is left of the time limit.
+
+    ``certify``: when it does not fit, refute it again with a proof-logging CaDiCaL and check
+    the DRUP proof (:mod:`exactgrid.prove.certify`), within ``time_limit`` again
+    (``certificate``). ``write``: the model in files before solving, by format (``cnf``,
+    ``wcnf``, ``lp``, ``mps``: ``{"lp": "model.lp"}``). ``on_progress`` hears what is being done.
+
+    With the simple path rule, a forbidden word with too many candidate paths to cut up front
+    is enforced lazily: a grid spelling it gets a cut and the model is solved again (each
+    round within what is left of the time limit).
+
+    ``counting`` (alteration budgets up to 1): also run the counting loop (the relaxation with
+    pair/count and word count cores, :mod:`exactgrid.prove.cores`) in a child process of its
+    own, started with the backend and bounded by the same deadline. Whichever decides first
+    answers: a refutation by counting is DOES NOT FIT "by counting", a grid it finds is FITS
+    (checked by the finder like any other). A backend that can run in a child (every built-in
+    one; the portfolio's members) runs in its own child beside it; a backend that only runs
+    in-process runs here meanwhile, and the loop's answer is read when it returns undecided.
+    """
+    if not isinstance(question, Question):
+        raise TypeError(f"fit() takes a Question, got {type(question).__name__}")
+    if not question.asks_something:
+        raise SpecError(ASKS_NOTHING)
+    if time_limit is not None:
+        time_limit = check_seconds(time_limit)
+    _check_formats(write or {})
+    solver = backend if isinstance(backend, Backend) else get_backend(backend)
+    started = time.monotonic()
+    run = _Run(question, solver, started, None if time_limit is None else started + time_limit, on_progress,
+               encoding)
+    try:
+        run.tell(f"solving with {solver.name}")
+        answer = _decide(run, seed, explain, counting, write or {})
+    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM/SIGHUP (see exactgrid.stopping)
+        stopped = interruption(exc)
+        answer = FitAnswer(Verdict.UNKNOWN, question, backend=solver.name, detail=f"interrupted ({stopped})",
+                           model_size=run.size(), stopped_by=stopped)
+    answer = replace(answer, seconds=time.monotonic() - started)
+    if certify and answer.verdict == Verdict.DOES_NOT_FIT:
+        answer = _certified(answer, run, time_limit)
+    return answer
+
+
+def _check_formats(write: Mapping[str, str | Path]) -> None:
+    unknown = sorted(set(write) - set(EXPORT_FORMATS))
+    if unknown:
+        raise InputError(f"cannot write a model as {', '.join(unknown)}: the formats are {', '.join(EXPORT_FORMATS)}")
+
+
+def _decide(run: _Run, seed: int, explain: bool, counting: bool, write: Mapping[str, str | Path]) -> FitAnswer:
+    """The answer within the run's deadline (the encoding built first, when not given)."""
+    spec, solver = run.question, run.solver
+    if run.encoding is None:
+        try:
+            run.encoding = encode(spec, deadline=run.deadline)
+        except EncodingTimeout as exc:
+            return FitAnswer(Verdict.UNKNOWN, spec, backend=solver.name, detail=str(exc))
+    enc = run.encoding
+    _write_model(enc.model, write)
+    pending_count = counting and spec.budget <= 1
+    counted: CoreRefutation | None = None
+    rounds = 0
+    while True:
+        rounds += 1
+        if pending_count:
+            pending_count = False
+            result, counted = _race_with_counting(solver, enc.model, spec, run.left(), seed)
+            decided = _decided_by_counting(counted, run, rounds)
+            if decided is not None:
+                return decided
+        else:
+            result = solver.solve(enc.model, time_limit=run.left(), seed=seed)
+        common = dict(question=spec, backend=result.backend or solver.name, rounds=rounds,
+                      model_size=model_size(enc.model), counting=counted)
+        if result.status == Status.UNSAT:
+            answer = FitAnswer(Verdict.DOES_NOT_FIT, detail=result.detail, **common)
+            return _explained(answer, solver, run.left()) if explain else answer
+        if result.status == Status.UNKNOWN:
+            return FitAnswer(Verdict.UNKNOWN, detail=result.detail, **common)
+        grid = enc.decode(result.true_vars or ())
+        if enc.lazy_forbidden and _cut_forbidden(enc, grid):
+            continue
+        return verified_answer(grid, solver.name, **common)
+
+
+def _decided_by_counting(counted: CoreRefutation | None, run: _Run, rounds: int) -> FitAnswer | None:
+    """The answer when the counting loop decided (refuted, or found a grid), else None."""
+    if counted is None or counted.status not in ("refuted", "fits"):
+        return None
+    assert run.encoding is not None
+    size = model_size(run.encoding.model)
+    if counted.status == "refuted":
+        return FitAnswer(Verdict.DOES_NOT_FIT, run.question, backend="counting", rounds=rounds,
+                         detail=_counting_detail(counted), model_size=size, counting=counted)
+    if counted.grid is None:
+        return None
+    return verified_answer(counted.grid, "counting", run.question, backend="counting", rounds=rounds,
+                           model_size=size, detail=_counting_detail(counted), counting=counted)
+
+
+def _write_model(model: BoolModel, write: Mapping[str, str | Path]) -> None:
+    """The model in the files asked for, before solving (an unwritable path is bad input)."""
+    from .. import export
+
+    writers = {"cnf": export.write_dimacs, "wcnf": export.write_wcnf, "lp": export.write_lp, "mps": export.write_mps}
+    for kind, path in write.items():
+        if path:
+            try:
+                writers[kind](model, path)
+            except OSError as exc:
+                raise InputError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
+
+
+def _certified(answer: FitAnswer, run: _Run, time_limit: float | None) -> FitAnswer:
+    """``answer`` (DOES NOT FIT) with the checked proof behind it, found within ``time_limit``
+    again; on Ctrl-C the verdict stands, uncertified."""
+    from ..prove.certify import certify_counting, certify_refutation
+
+    run.tell("checking the refutation's proof")
+    limit = DEFAULT_TIME_LIMIT if time_limit is None else time_limit
+    try:
+        if answer.counting is not None and answer.counting.status == "refuted":
+            certificate = certify_counting(answer.question, answer.counting, limit)
+        else:
+            certificate = certify_refutation(answer.question, limit, run.encoding)
+    except KeyboardInterrupt as exc:
+        stopped = interruption(exc)
+        return replace(answer, detail=f"{answer.detail}; --certify interrupted ({stopped})".lstrip("; "),
+                       stopped_by=stopped)
+    return replace(answer, certificate=certificate)
+
+
+COUNTING_PROBE_SECONDS = 1.0
+"""An in-process backend first tries this long (at most a tenth of the time limit) in-process,
+while the counting child starts beside it: most questions are decided in it, and the counting
+child (started at once, so that it runs from the start) is then killed unread."""
+
+
+def _race_with_counting(backend: Backend, model: BoolModel, question: Question, time_limit: float | None,
+                        seed: int) -> tuple[Result, CoreRefutation | None]:
+    """The backend and the counting loop, started together, the loop in a child process of its
+    own: the backend's answer decides, and so does the loop's when it refutes or finds a grid
+    (the backend's result is then UNKNOWN). Both stop at ``time_limit``.
+
+    The portfolio's members and a child-process backend race in children of their own. An
+    in-process backend (CaDiCaL, ...) first gets :data:`COUNTING_PROBE_SECONDS` here, then
+    moves to a child of its own for the rest (or, with no ``child_call``, stays here, and the
+    loop is read when it returns undecided).
+    """
+    from ..backends.portfolio import Portfolio, race
+
+    counting_call = (counting_child, (question, time_limit))
+    started = time.monotonic()
+    runs_in_child = "child-process" in backend.capabilities and type(backend).child_call is not Backend.child_call
+    if isinstance(backend, Portfolio) or runs_in_child:
+        members = backend.members() if isinstance(backend, Portfolio) else [backend]
+        result, children = race(members, model, time_limit, seed, also=[(counting_call, _counting_decides)],
+                                name=backend.name if isinstance(backend, Portfolio) else None)
+        counted = _counted(children.messages[-1], children.finished[-1])
+        return check_result(model, replace(result, seconds=time.monotonic() - started)), counted
+    return _probe_beside_counting(backend, model, counting_call, time_limit, seed)
+
+
+def _probe_beside_counting(backend: Backend, model: BoolModel, counting_call: tuple, time_limit: float | None,
+                           seed: int) -> tuple[Result, CoreRefutation | None]:
+    """An in-process backend beside the counting child (see :func:`_race_with_counting`)."""
+    from ..backends._child import ChildRace
+
+    started = time.monotonic()
+    deadline = None if time_limit is None else started + time_limit
+    with ChildRace([counting_call], lambda i, messages: i > 0 or _counting_decides(messages)) as children:
+        probe = COUNTING_PROBE_SECONDS if time_limit is None else min(COUNTING_PROBE_SECONDS, time_limit / 10)
+        result = backend.solve(model, time_limit=probe, seed=seed)
+        if result.status != Status.UNKNOWN:  # decided in the probe
+            return result, None
+        left = None if deadline is None else max(0.0, deadline - time.monotonic())
+        call = backend.child_call(model, left, seed)
+        if call is None:  # in-process only: it keeps the rest here
+            result = backend.solve(model, time_limit=left, seed=seed)
+            if result.status == Status.UNKNOWN:
+                children.wait(None if deadline is None else deadline + _RACE_GRACE)
+            return result, _counted(children.messages[0], children.finished[0])
+        if children.wait(time.monotonic()) is None:  # counting has not decided during the probe
+            index = children.add(call)
+            children.wait(None if deadline is None else deadline + _RACE_GRACE)
+    counted = _counted(children.messages[0], children.finished[0])
+    if children.winner == 0:
+        return Result(Status.UNKNOWN, detail="decided by counting", backend=backend.name), counted
+    result = backend.read_child(model, children.messages[index], children.finished[index])
+    result = replace(result, backend=result.backend or backend.name, seconds=time.monotonic() - started)
+    return check_result(model, result), counted
+
+
+def _counting_decides(messages: list[tuple]) -> bool:
+    return messages[-1][1].status in ("refuted", "fits")
+
+
+def _counted(messages: list[tuple], finished: bool) -> CoreRefutation | None:
+    """What the counting child reported, when it finished."""
+    return messages[-1][1] if finished and messages else None
+
+
+def counting_child(question: Question, time_limit: float | None):
+    """The counting loop as a child process's generator (see :mod:`exactgrid.backends._child`)."""
+    yield ("done", _refuted_by_cores(question, time_limit))
+
+
+def _refuted_by_cores(question: Question, time_limit: float | None) -> CoreRefutation:
+    """The core loop, which as a pre-check must never break fit: a failure is an ``open`` answer
+    saying what went wrong (the backend's answer stands)."""
+    started = time.monotonic()
+    try:
+        return refute_by_cores(question, time_limit, exact=True, relaxation=_relaxation())
+    except Exception as exc:  # noqa: BLE001 - reported in the answer, never raised
+        return CoreRefutation("open", (), 0, 0, time.monotonic() - started, detail=f"counting failed: {exc}")
+
+
+def _relaxation() -> str:
+    """How the counting loop solves its relaxation: HiGHS when installed (an LP reasons about
+    counts, which CDCL does poorly; on 4x4_m8 the relaxation's solves took 23 s of a 38 s loop
+    on CaDiCaL and 0.5 s on HiGHS), else the SAT backend."""
+    try:
+        import highspy  # noqa: F401
+    except ImportError:
+        return "sat"
+    return "highs"
+
+
+def _counting_detail(counted: CoreRefutation) -> str:
+    cores, words = len(counted.cores), len(counted.count_cores)
+    renamed = f" ({counted.renamed} renamed copies reused)" if counted.renamed else ""
+    found = (f"{plural(cores, 'pair/count core')}{renamed}, {plural(words, 'word count core')}, "
+             f"{plural(counted.rounds, 'round')}")
+    if counted.status == "fits":
+        return (f"by counting: the letter counts of a relaxation solution, given to the exact model, "
+                f"led it to the grid ({found})")
+    return (f"by counting: no letter counts the words allow can be placed on the board and spelled there "
+            f"({found})")
+
+
+def _cut_forbidden(enc: Encoding, grid: Grid) -> bool:
+    """Add a cut for each forbidden word the grid spells; whether any was added."""
+    spec = enc.spec
+    added = False
+    for word in enc.lazy_forbidden:
+        match = find(grid, word, spec.budget, spec.path_rule)
+        if match is not None:
+            enc.forbid_path(word, match.path)
+            added = True
+    return added
+
+
+def _explained(answer: FitAnswer, backend: Backend, time_limit: float | None) -> FitAnswer:
+    """``answer`` (DOES NOT FIT) with its minimal conflict, found within ``time_limit``."""
+    try:
+        conflict, minimal = explain_conflict(answer.question, backend, time_limit=time_limit)
+    except SpecError as exc:  # e.g. a forbid a session cannot pose
+        return replace(answer, detail=f"{answer.detail}; no explanation: {exc}".lstrip("; "))
+    note = "" if minimal else "conflict not shrunk to minimal (time limit)"
+    if not conflict:
+        note = "the targets (minimum score or count) cannot be met on this board, whatever the parts"
+    detail = "; ".join(x for x in (answer.detail, note) if x)
+    return replace(answer, conflict=conflict, detail=detail)
