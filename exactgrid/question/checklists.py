@@ -1,0 +1,66 @@
+"""Checklists as questions: the items of a checklist (awards) as hard constraints."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from ..awards import Checklist, default_checklist, load_checklist
+from ..awards.chains import border_graph
+from .core import Chain, Question
+from .requirement import Requirement
+
+
+def choose_checklist(checklist: Checklist | str | Path | None = None, awards: Iterable[str] = ()) -> Checklist | None:
+    """The checklist asked for: a Checklist, a TOML file, or (None) the default Altered States 2
+    awards; narrowed to the item keys in ``awards`` when given. None when neither is given."""
+    awards = tuple(awards)
+    if checklist is None and not awards:
+        return None
+    if checklist is None:
+        chosen = default_checklist()
+    elif isinstance(checklist, Checklist):
+        chosen = checklist
+    else:
+        chosen = load_checklist(checklist)
+    return chosen.select(awards) if awards else chosen
+
+
+def checklist_question(question: Question, checklist: Checklist, water_borders: bool | None = None) -> Question:
+    """``question`` with the items of ``checklist`` as hard constraints, exactly: a required item
+    requires its states, a forbidden item forbids them, ``min_states`` and ``min_score`` become
+    ``min_count`` and ``min_score`` (over every word of the list: optional becomes "all"), and a
+    chain item (coast-to-coast) becomes a :class:`Chain` over the US border graph (land borders,
+    plus water-only pairs when ``water_borders`` or the checklist or item says so).
+
+    Raises SpecError when the items contradict each other or the question (a state both
+    required and forbidden) or name states the question's word list does not hold.
+    """
+    water = checklist.water_borders if water_borders is None else water_borders
+    required = list(question.required)
+    have = set(question.required_words)
+    forbidden = list(question.forbidden)
+    chains = list(question.chains)
+    min_count, min_score = question.min_count, question.min_score
+    for item in checklist.items:
+        if item.kind == "required":
+            for word in item.states:
+                if word not in have:
+                    required.append(Requirement(word))
+                    have.add(word)
+        elif item.kind == "forbidden":
+            forbidden += [w for w in item.states if w not in forbidden]
+        elif item.kind == "min_states":
+            min_count = max(min_count or 0, item.threshold)
+        elif item.kind == "min_score":
+            min_score = max(min_score or 0, item.threshold)
+        elif item.kind == "chain" and item.chain is not None:
+            use_water = item.chain.water if item.chain.water is not None else water
+            links = frozenset(border_graph(use_water).edges)
+            chains.append(Chain(item.chain.sources, item.chain.targets, links, label=item.key))
+    counts = min_count is not None or min_score is not None
+    optional = "all" if counts and not question.optional else question.optional
+    return question.but(required=tuple(required), forbidden=tuple(forbidden), chains=tuple(chains),
+                        min_count=min_count, min_score=min_score, optional=optional)
+
+
