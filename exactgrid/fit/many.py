@@ -17,11 +17,12 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from dataclasses import dataclass
 from typing import Any
 
+from ..answer import DEFAULT_TIME_LIMIT, Answer, Outcome
 from ..inputs import InputError, check_seconds, check_whole, clamp_workers_warning, usable_cores
 from ..pool import dask_executor as dask_executor  # re-exported: fit_many on a Dask cluster
 from ..pool import process_pool, stop_pool
@@ -33,8 +34,11 @@ IN_FLIGHT_PER_WORKER = 4
 """Questions submitted ahead per worker: enough to keep it busy, few enough to stop quickly."""
 
 
+NOT_ANSWERED = "not answered: total time limit reached"
+
+
 @dataclass(frozen=True)
-class ManyAnswer:
+class ManyAnswer(Answer):
     """The answer to one question of a batch, under the id it was given (or its index).
 
     ``answer`` is None when the question could not be asked (``error`` says why: bad input
@@ -50,6 +54,46 @@ class ManyAnswer:
     def verdict(self) -> Verdict | None:
         """The answer's verdict, or None without an answer."""
         return self.answer.verdict if self.answer is not None else None
+
+    @property
+    def outcome(self) -> Outcome:  # type: ignore[override]
+        """The answer's outcome; UNKNOWN without an answer."""
+        return self.answer.outcome if self.answer is not None else Outcome.UNKNOWN
+
+    @property
+    def seconds(self) -> float:  # type: ignore[override]
+        """The answer's seconds (0 without an answer)."""
+        return self.answer.seconds if self.answer is not None else 0.0
+
+    @property
+    def stopped_by(self) -> str | None:  # type: ignore[override]
+        """What interrupted the answer's work, or None."""
+        return self.answer.stopped_by if self.answer is not None else None
+
+    @property
+    def exit_code(self) -> int:
+        """As a line of ``fit-many`` counts it: 2 for bad input, 3 for no answer in the time,
+        else 0 (a proven DOES NOT FIT is an answer like FITS in a batch)."""
+        if self.answer is None:
+            return 3 if str(self.error).startswith("not answered") else 2
+        return 3 if self.outcome == Outcome.UNKNOWN or self.answer.exit_code == 3 else 0
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON line ``fit-many`` prints: ``id`` and either the keys of ``fit --json`` plus
+        ``worker`` (host:pid), or ``error``."""
+        if self.answer is None:
+            return {"id": self.id, "error": self.error}
+        return {"id": self.id, **self.answer.to_dict(), "worker": self.worker}
+
+    def text(self) -> str:
+        """The JSON line (``fit-many`` prints JSON lines only)."""
+        return json.dumps(self.to_dict())
+
+
+def batch_exit_code(answers: Iterable[ManyAnswer]) -> int:
+    """A batch's exit status: the worst of its lines' (0 every question answered, 2 some line
+    was bad input, 3 some question got no answer in the time)."""
+    return max((a.exit_code for a in answers), default=0)
 
 
 def answer_one(ident: Any, question: Question, backend: str | None, time_limit: float | None,
@@ -70,7 +114,7 @@ def answer_one(ident: Any, question: Question, backend: str | None, time_limit: 
 def fit_many(
     questions: Iterable[Question | tuple[Any, Question] | ManyAnswer],
     backend: str | None = None,
-    time_limit: float | None = 60.0,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
     total_time_limit: float | None = None,
     workers: int | None = None,
     executor: Executor | None = None,
@@ -100,24 +144,11 @@ def fit_many(
     deadline = None if total_time_limit is None else time.time() + total_time_limit
     pending: dict[Future[ManyAnswer], Any] = {}
     stream = iter(enumerate(questions))
-    exhausted = False
     finished = False
     try:
         while True:
-            while not exhausted and len(pending) < count * IN_FLIGHT_PER_WORKER:
-                item = next(stream, None)
-                if item is None:
-                    exhausted = True
-                    break
-                index, given = item
-                if isinstance(given, ManyAnswer):
-                    yield given
-                    continue
-                ident, question = given if isinstance(given, tuple) else (index, given)
-                if not isinstance(question, Question):
-                    raise TypeError(f"fit_many takes Questions or (id, Question) pairs, got {question!r}")
-                future = pool.submit(answer_one, ident, question, backend, time_limit, deadline, seed)
-                pending[future] = ident
+            yield from _submit(stream, pending, count * IN_FLIGHT_PER_WORKER,
+                               lambda ident, q: pool.submit(answer_one, ident, q, backend, time_limit, deadline, seed))
             if not pending:
                 finished = True
                 return
@@ -128,15 +159,7 @@ def fit_many(
             for future in done:
                 ident = pending.pop(future)
                 yield _result(future, ident)
-        for future, ident in pending.items():
-            future.cancel()
-            yield ManyAnswer(ident, error="not answered: total time limit reached")
-        for index, given in stream:
-            if isinstance(given, ManyAnswer):
-                yield given
-            else:
-                ident = given[0] if isinstance(given, tuple) else index
-                yield ManyAnswer(ident, error="not answered: total time limit reached")
+        yield from _not_answered(pending, stream)
     finally:
         for future in pending:
             future.cancel()
@@ -145,6 +168,36 @@ def fit_many(
                 pool.shutdown(wait=True)
             else:  # time limit, Ctrl-C, SIGTERM, or the caller stopped reading
                 stop_pool(pool)  # type: ignore[arg-type]
+
+
+def _submit(stream: Iterator[tuple[int, Any]], pending: dict[Future[ManyAnswer], Any], in_flight: int,
+            submit: Callable[[Any, Question], Future[ManyAnswer]]) -> Iterator[ManyAnswer]:
+    """Submit questions from ``stream`` until ``in_flight`` are pending (or it ends), yielding the
+    bad-input answers met on the way."""
+    while len(pending) < in_flight:
+        item = next(stream, None)
+        if item is None:
+            return
+        index, given = item
+        if isinstance(given, ManyAnswer):
+            yield given
+            continue
+        ident, question = given if isinstance(given, tuple) else (index, given)
+        if not isinstance(question, Question):
+            raise TypeError(f"fit_many takes Questions or (id, Question) pairs, got {question!r}")
+        pending[submit(ident, question)] = ident
+
+
+def _not_answered(pending: dict[Future[ManyAnswer], Any], stream: Iterator[tuple[int, Any]]) -> Iterator[ManyAnswer]:
+    """Every question pending or not yet submitted when the total time limit came."""
+    for future, ident in pending.items():
+        future.cancel()
+        yield ManyAnswer(ident, error=NOT_ANSWERED)
+    for index, given in stream:
+        if isinstance(given, ManyAnswer):
+            yield given
+        else:
+            yield ManyAnswer(given[0] if isinstance(given, tuple) else index, error=NOT_ANSWERED)
 
 
 def _result(future: Future[ManyAnswer], ident: Any) -> ManyAnswer:
