@@ -21,7 +21,7 @@ __version__ = "0.1.0"
 
 _EXPORTS = {
     "answer": ("Answer", "Outcome", "ProgressEvent"),
-    "api": ("as_grid", "check", "score"),
+    "api": ("CheckAnswer", "as_grid", "check", "score"),
     "awards": ("Checklist", "ChecklistResult", "default_checklist", "evaluate", "load_checklist"),
     "backends": ("Backend", "BackendError", "Status", "get_backend", "list_backends"),
     "data": ("word_list",),
@@ -48,7 +48,7 @@ _EXPORTS = {
     "words": ("WordList", "read_word_list"),
 }
 _WHERE = {name: module for module, names in _EXPORTS.items() for name in names}
-_MODULES = ("words", "verify", "backends", "fit")
+_MODULES = ("words", "verify", "backends", "fit", "puzzles")
 
 __all__ = sorted([*_WHERE, *_MODULES])
 

@@ -11,14 +11,22 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from .answer import Answer, Outcome
 from .awards import Checklist, ChecklistResult, default_checklist, evaluate, load_checklist
 from .data import word_list
+from .data.us import us_states
 from .finder import Score
 from .finder import score as score_grid
 from .geometry import MoveRule, PathRule
 from .grid import Grid, parse_grid
+from .inputs import InputError
+from .render.text import checklist_dict, checklist_table, score_dict, score_text
 from .words import WordList
 
 
@@ -41,18 +49,71 @@ def score(grid: Grid | str, words: WordList | str | Path | None = None, budget: 
     return score_grid(as_grid(grid, shape, moves), words, words.check_budget(budget), path_rule)
 
 
-def check(grid: Grid | str, checklist: Checklist | str | Path | None = None, water_borders: bool | None = None,
-          budget: int = 1, path_rule: PathRule = "walk") -> tuple[Score, ChecklistResult]:
-    """Score a grid on the US states and run a checklist on it (default: the Altered States 2
-    awards): the score and the checklist's verdict, item by item.
+@dataclass(frozen=True)
+class CheckAnswer(Answer):
+    """A grid's score and a checklist's verdict on it: FITS when every item passes, else
+    DOES_NOT_FIT (``exactgrid check`` exits 1). Unpacks as ``(score, checklist)``, as
+    :func:`check` returned before it had an answer type."""
 
-    >>> _, verdict = check("thoainesl")
-    >>> verdict.passed
-    False
+    score: Score
+    checklist: ChecklistResult
+    seconds: float = 0.0
+    stopped_by: str | None = None
+
+    @property
+    def outcome(self) -> Outcome:  # type: ignore[override]
+        """FITS when every item of the checklist passes, else DOES_NOT_FIT."""
+        return Outcome.FITS if self.checklist.passed else Outcome.DOES_NOT_FIT
+
+    @property
+    def passed(self) -> bool:
+        """Whether every item passes."""
+        return self.checklist.passed
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter((self.score, self.checklist))
+
+    def __getitem__(self, index: int) -> Any:
+        return (self.score, self.checklist)[index]
+
+    def __len__(self) -> int:
+        return 2
+
+    def text(self) -> str:
+        """As ``exactgrid check`` prints it: the score, then the checklist table."""
+        return f"{score_text(self.score)}\n\n{checklist_table(self.checklist)}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """As ``check --json`` prints it: the contract's keys, ``score --json``'s keys and the
+        checklist's (checklist, checklist_source, water_borders, passed, failed, items)."""
+        return {**self.contract_dict(), **score_dict(self.score), **checklist_dict(self.checklist)}
+
+
+def check(grid: Grid | str, checklist: Checklist | str | Path | None = None, water_borders: bool | None = None,
+          budget: int = 1, path_rule: PathRule = "walk", only: Iterable[str] = (),
+          words: WordList | str | Path | None = None, shape: str | tuple[int, int] | None = None,
+          moves: MoveRule = "king") -> CheckAnswer:
+    """Score a grid on the US states and run a checklist on it (default: the Altered States 2
+    awards; ``only``: just these item keys): the score and the checklist's verdict, item by
+    item. ``words``: another list is accepted only if every word it finds is a US state (a
+    checklist judges US states), else InputError.
+
+    >>> score_found, verdict = check("thoainesl")
+    >>> verdict.passed, check("thoainesl").outcome
+    (False, <Outcome.DOES_NOT_FIT: 'does not fit'>)
     """
+    started = time.monotonic()
     if checklist is None:
         checklist = default_checklist()
     elif not isinstance(checklist, Checklist):
         checklist = load_checklist(checklist)
-    result = score(grid, None, budget, path_rule)
-    return result, evaluate(checklist, result.words, result.total, water_borders)
+    only = tuple(only)
+    if only:
+        checklist = checklist.select(only)
+    result = score(grid, words, budget, path_rule, shape, moves)
+    strangers = sorted(w for w in result.words if w not in us_states())
+    if strangers:  # checklists judge US states (awards, border chains)
+        raise InputError(f"a checklist judges US states, and {', '.join(strangers)} is not one; "
+                         "score a grid on another word list with 'exactgrid score --words'")
+    verdict = evaluate(checklist, result.words, result.total, water_borders)
+    return CheckAnswer(result, verdict, time.monotonic() - started)

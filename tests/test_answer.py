@@ -44,3 +44,24 @@ def test_verdict_is_the_old_name_of_outcome() -> None:
     assert eg.Verdict is Outcome is eg.Outcome
     assert eg.Verdict.FITS == "fits" and Outcome("does not fit") is Outcome.DOES_NOT_FIT
     assert Outcome.OPTIMAL.proven and not Outcome.BOUNDED.proven and not Outcome.FEASIBLE.proven
+
+
+def test_check_answers_with_the_contract_and_still_unpacks() -> None:
+    answer = eg.check("thoainesl")
+    result, verdict = answer
+    assert result.total == 32_913_047 and answer[1] is verdict
+    assert answer.outcome == Outcome.DOES_NOT_FIT and answer.exit_code == 1  # QUALIFY and the awards fail
+    data = answer.to_dict()
+    assert data["outcome"] == "does not fit" and data["total"] == 32_913_047 and data["passed"] is False
+    assert "FAIL" in answer.text() or "fail" in answer.text()
+
+
+def test_check_refuses_words_that_are_not_states(tmp_path) -> None:
+    listed = tmp_path / "words.txt"
+    listed.write_text("OHIO\nTHO\n", encoding="utf-8")
+    with pytest.raises(eg.InputError, match="THO is not one"):
+        eg.check("thoainesl", words=listed, budget=0)
+
+
+def test_eg_puzzles_is_reachable() -> None:
+    assert eg.puzzles.__name__ == "exactgrid.puzzles"
