@@ -253,116 +253,159 @@ def search(problem: SearchProblem, time_limit: float | None = 60.0, workers: int
     Ctrl-C/SIGTERM, ``should_stop()`` or ``max_proposals``; the best grid meeting the question.
 
     The time limit counts everything from this call on, the compile of the search kernel
-    included: the first search after an install compiles it (about 15 s on one core; later ones
-    load it from numba's cache), and ``on_compile()`` is called when getting it ready takes
-    longer than :data:`COMPILE_NOTICE_SECONDS`. A time limit that comes before the kernel is
-    ready ends the search with nothing found (``detail`` says why).
+    included: the first search after an install compiles it (timed in docs/benchmarks.md;
+    later ones load it from numba's cache), and ``on_compile()`` is called when getting it
+    ready takes longer than :data:`COMPILE_NOTICE_SECONDS`. A time limit that comes before the
+    kernel is ready ends the search with nothing found (``detail`` says why).
 
     Every improvement is checked by the finder before ``on_improvement`` hears of it.
     ``start`` (grid letters) seeds every chain of every worker.
     """
-    schedule = schedule or Schedule()
-    workers = workers or usable_cores()
     start_codes = None
     if start is not None:
         start_codes = grid_codes(start)
         keep = problem.fixed >= 0
         start_codes[keep] = problem.fixed[keep]
-    result = SearchResult(best=None, stats=SearchStats(time_limit=time_limit))
-    began = time.perf_counter()
-    best_checked = -1
-    best_value = np.iinfo(np.int64).min
-    last_progress = 0.0
-    weight_of = dict(zip(problem.words, problem.weights.tolist(), strict=True))
+    run = _Search(problem, time_limit, on_improvement, on_compile)
+    return run.run(schedule or Schedule(), seed, start_codes, workers or usable_cores(),
+                   _Stops(time_limit, max_proposals, should_stop, on_progress, progress_every))
 
-    def collect() -> None:
-        nonlocal best_checked, best_value
-        stats = result.stats
-        stats.elapsed = time.perf_counter() - began
-        stats.proposals = sum(w.proposals for w in pool)
-        stats.cpu_seconds = sum(w.cpu for w in pool)
-        leader = None
-        for w in pool:
-            feasible, grid, value, closest = w.snapshot()
-            if value > best_value:
-                best_value, leader = value, (w, closest)
-                result.closest = closest
-            if grid is not None and feasible > best_checked:
-                check = check_grid(problem.question, Grid(problem.question.board, grid))
-                worth = sum(weight_of[w] for w in check.score.words)
-                if not check.ok or worth != feasible:
-                    raise AssertionError(f"the search kernel reported {grid} at {feasible:,}, but the "
-                                         f"finder says {worth:,} {check.problems}")
-                best_checked = feasible
-                result.best = check
-                found = tuple(sorted(check.score.words))
-                improvement = Improvement(grid, feasible, found, stats.elapsed, stats.cpu_seconds, w.index,
-                                          stats.proposals)
-                result.improvements.append(improvement)
-                stats.best_score, stats.best_found, stats.improvements = feasible, found, len(result.improvements)
-                if on_improvement is not None:
-                    on_improvement(improvement)
-        if leader is not None and len(pool) > 1:  # the others restart from the new leader
-            codes = grid_codes(leader[1])
-            for w in pool:
-                if w is not leader[0]:
-                    with w.lock:
-                        w.shared = (codes, best_value)
 
-    pool: list[_Worker] = []
-    threads: list[threading.Thread] = []
-    stop = threading.Event()
-    compiling = False
+@dataclass
+class _Stops:
+    """When the watching loop ends, and when it reports progress."""
 
-    def compiled() -> None:  # getting the kernel ready takes long: numba is compiling it
-        nonlocal compiling
-        compiling = True
-        if on_compile is not None:
-            on_compile()
+    time_limit: float | None
+    max_proposals: int | None
+    should_stop: Callable[[], bool] | None
+    on_progress: Callable[[SearchStats], None] | None
+    progress_every: float
+    last_progress: float = 0.0
 
-    try:
-        ready = _prepared(lambda: _start_workers(problem, schedule, seed, start_codes, workers), began,
-                          time_limit, compiled)
-        if ready is None:  # the time limit came first
-            result.stopped_by = "time limit"
-            result.detail = COMPILING_DETAIL if compiling else NOT_BEGUN_DETAIL
-            result.stats.elapsed = time.perf_counter() - began
-            return result
-        pool += ready
-        threads += [threading.Thread(target=w.run, args=(stop,), name=f"exactgrid-solve-{i}", daemon=True)
-                    for i, w in enumerate(pool)]
-        for t in threads:
-            t.start()
+    def reason(self, stats: SearchStats) -> str | None:
+        """Why the search should stop now (progress reported on the way), or None."""
+        if self.on_progress is not None and stats.elapsed - self.last_progress >= self.progress_every:
+            self.last_progress = stats.elapsed
+            self.on_progress(stats)
+        if self.time_limit is not None and stats.elapsed >= self.time_limit:
+            return "time limit"
+        if self.max_proposals is not None and stats.proposals >= self.max_proposals:
+            return "proposals"
+        if self.should_stop is not None and self.should_stop():
+            return "asked to stop"
+        return None
+
+
+class _Search:
+    """One call of :func:`search`: the workers, and the main thread reading their bests."""
+
+    def __init__(self, problem: SearchProblem, time_limit: float | None,
+                 on_improvement: Callable[[Improvement], None] | None,
+                 on_compile: Callable[[], None] | None) -> None:
+        self.problem = problem
+        self.time_limit = time_limit
+        self.on_improvement = on_improvement
+        self.on_compile = on_compile
+        self.result = SearchResult(best=None, stats=SearchStats(time_limit=time_limit))
+        self.began = time.perf_counter()
+        self.best_checked = -1
+        self.best_value = np.iinfo(np.int64).min
+        self.weight_of = dict(zip(problem.words, problem.weights.tolist(), strict=True))
+        self.pool: list[_Worker] = []
+        self.compiling = False
+
+    def compiled(self) -> None:
+        """Getting the kernel ready takes long: numba is compiling it."""
+        self.compiling = True
+        if self.on_compile is not None:
+            self.on_compile()
+
+    def run(self, schedule: Schedule, seed: int, start_codes: np.ndarray | None, workers: int,
+            stops: _Stops) -> SearchResult:
+        """Start the workers (compiling the kernel if need be), watch them until a stop, and
+        return what they found."""
+        result = self.result
+        threads: list[threading.Thread] = []
+        stop = threading.Event()
+        try:
+            ready = _prepared(lambda: _start_workers(self.problem, schedule, seed, start_codes, workers),
+                              self.began, self.time_limit, self.compiled)
+            if ready is None:  # the time limit came first
+                return self._unbegun("time limit", COMPILING_DETAIL if self.compiling else NOT_BEGUN_DETAIL)
+            self.pool += ready
+            threads += [threading.Thread(target=w.run, args=(stop,), name=f"exactgrid-solve-{i}", daemon=True)
+                        for i, w in enumerate(self.pool)]
+            for t in threads:
+                t.start()
+            self._watch(stops)
+        except KeyboardInterrupt as exc:
+            result.stopped_by = interruption(exc)
+            if not self.pool:
+                return self._unbegun(result.stopped_by, COMPILING_DETAIL if self.compiling
+                                     else "stopped before the search began")
+        finally:
+            stop.set()
+            for t in threads:
+                t.join()
+        errors = [w.error for w in self.pool if w.error is not None]
+        if errors:
+            raise errors[0]
+        self.collect()
+        return result
+
+    def _unbegun(self, stopped_by: str, detail: str) -> SearchResult:
+        self.result.stopped_by = stopped_by
+        self.result.detail = detail
+        self.result.stats.elapsed = time.perf_counter() - self.began
+        return self.result
+
+    def _watch(self, stops: _Stops) -> None:
+        """Read the workers' bests until a worker fails or a stop comes."""
         while True:
             time.sleep(0.05)
-            collect()
-            if any(w.error for w in pool):
-                break
-            now = result.stats.elapsed
-            if on_progress is not None and now - last_progress >= progress_every:
-                last_progress = now
-                on_progress(result.stats)
-            if time_limit is not None and now >= time_limit:
-                result.stopped_by = "time limit"
-                break
-            if max_proposals is not None and result.stats.proposals >= max_proposals:
-                result.stopped_by = "proposals"
-                break
-            if should_stop is not None and should_stop():
-                result.stopped_by = "asked to stop"
-                break
-    except KeyboardInterrupt as exc:
-        result.stopped_by = interruption(exc)
-        if not pool:
-            result.stats.elapsed = time.perf_counter() - began
-            result.detail = COMPILING_DETAIL if compiling else "stopped before the search began"
-            return result
-    finally:
-        stop.set()
-        for t in threads:
-            t.join()
-    errors = [w.error for w in pool if w.error is not None]
-    if errors:
-        raise errors[0]
-    collect()
-    return result
+            self.collect()
+            if any(w.error for w in self.pool):
+                return
+            reason = stops.reason(self.result.stats)
+            if reason is not None:
+                self.result.stopped_by = reason
+                return
+
+    def collect(self) -> None:
+        """Read every worker's bests: a better feasible grid is checked by the finder and
+        reported; a better penalised grid becomes every other worker's restart."""
+        stats = self.result.stats
+        stats.elapsed = time.perf_counter() - self.began
+        stats.proposals = sum(w.proposals for w in self.pool)
+        stats.cpu_seconds = sum(w.cpu for w in self.pool)
+        leader = None
+        for w in self.pool:
+            feasible, grid, value, closest = w.snapshot()
+            if value > self.best_value:
+                self.best_value, leader = value, (w, closest)
+                self.result.closest = closest
+            if grid is not None and feasible > self.best_checked:
+                self._improved(grid, feasible, w.index)
+        if leader is not None and len(self.pool) > 1:  # the others restart from the new leader
+            codes = grid_codes(leader[1])
+            for w in self.pool:
+                if w is not leader[0]:
+                    with w.lock:
+                        w.shared = (codes, self.best_value)
+
+    def _improved(self, grid: str, feasible: int, worker: int) -> None:
+        """A better feasible grid from a worker: the finder's check of it, then the news."""
+        problem, result, stats = self.problem, self.result, self.result.stats
+        check = check_grid(problem.question, Grid(problem.question.board, grid))
+        worth = sum(self.weight_of[w] for w in check.score.words)
+        if not check.ok or worth != feasible:
+            raise AssertionError(f"the search kernel reported {grid} at {feasible:,}, but the "
+                                 f"finder says {worth:,} {check.problems}")
+        self.best_checked = feasible
+        result.best = check
+        found = tuple(sorted(check.score.words))
+        improvement = Improvement(grid, feasible, found, stats.elapsed, stats.cpu_seconds, worker, stats.proposals)
+        result.improvements.append(improvement)
+        stats.best_score, stats.best_found, stats.improvements = feasible, found, len(result.improvements)
+        if self.on_improvement is not None:
+            self.on_improvement(improvement)
