@@ -175,7 +175,6 @@ class CnfBuilder:
         los: list[list[int]] = [[] for _ in range(n + 1)]
         big = suffix[0] + 1
         count = 0
-        clauses = self.clauses
 
         def build(i: int, k: int) -> tuple[int, int, object]:
             nonlocal count
@@ -195,17 +194,7 @@ class CnfBuilder:
                 count += 1
                 if node_limit is not None and count > node_limit:
                     raise _TooBig
-                node = self.new_var()
-                x = lits[i]
-                # node -> (else-branch holds) ; node and x -> (then-branch holds)
-                if f is False:
-                    clauses.append([-node])
-                elif f is not True:
-                    clauses.append([-node, f])
-                if t is False:
-                    clauses.append([-node, -x])
-                elif t is not True:
-                    clauses.append([-node, -x, t])
+                node = self._bdd_node(lits[i], f, t)
             entry = (lo, hi, node)
             at = bisect_right(los[i], lo)
             los[i].insert(at, lo)
@@ -223,10 +212,24 @@ class CnfBuilder:
         finally:
             sys.setrecursionlimit(old)
         if root is False:
-            clauses.append([])
+            self.clauses.append([])
         elif root is not True:
-            clauses.append([root])
+            self.clauses.append([root])
         return True
+
+    def _bdd_node(self, x: int, f: object, t: object) -> int:
+        """A new BDD node on literal ``x``: node -> (else-branch ``f`` holds); node and x ->
+        (then-branch ``t`` holds). Branches are True, False or a node's literal."""
+        node = self.new_var()
+        if f is False:
+            self.clauses.append([-node])
+        elif f is not True:
+            self.clauses.append([-node, f])  # type: ignore[list-item]
+        if t is False:
+            self.clauses.append([-node, -x])
+        elif t is not True:
+            self.clauses.append([-node, -x, t])  # type: ignore[list-item]
+        return node
 
     def _adder(self, con: LeqConstraint) -> None:
         """Binary adder network for ``sum <= bound`` (Eén–Sörensson)."""

@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import math
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -239,28 +240,44 @@ def _draw_map(ax: Axes, tile_map: TileMap) -> None:
 # --------------------------------------------------------------------------- the figure
 
 
-def draw(picture: Picture, columns: int | None = None) -> Figure:
-    """A matplotlib Figure of ``picture``: the grid and the map on top, the word panels below.
+@dataclass(frozen=True)
+class _Layout:
+    """Where a figure's parts go, in inches from the top left."""
 
-    ``columns`` is how many word panels per row (default: 6, or fewer when there are fewer).
-    """
-    ensure_matplotlib()
-    from matplotlib.figure import Figure
+    width: float
+    height: float
+    margin: float
+    gap: float
+    title: float
+    top_h: float
+    grid_w: float
+    grid_h: float
+    map_w: float
+    map_h: float
+    per_row: int
+    panel_w: float
+    panel_h: float
+    note_h: float
+    header: list[str]
 
+    def box(self, x: float, y_top: float, w: float, h: float) -> list[float]:
+        """Axes rectangle in figure fractions from inches measured from the top left."""
+        return [x / self.width, (self.height - y_top - h) / self.height, w / self.width, h / self.height]
+
+
+def _layout(picture: Picture, columns: int | None) -> _Layout:
+    """The figure's size and the place of its grid, map and word panels."""
     if columns is not None and (isinstance(columns, bool) or not isinstance(columns, int) or columns < 1):
         raise InputError(f"columns must be a whole number 1 or more, got {columns!r}")
-    board = picture.grid.board
-    aspect = board.rows / board.cols
+    aspect = picture.grid.board.rows / picture.grid.board.cols
     count = len(picture.panels)
     if count > MAX_PANELS:
         raise InputError(f"{count:,} word panels are too many for one figure (at most {MAX_PANELS:,}): "
                          "keep the heaviest with max_panels")
     per_row = min(columns or PANEL_COLUMNS, max(count, 1))
     panel_rows = math.ceil(count / per_row) if count else 0
-    panel_w = PANEL_INCHES
     panel_h = PANEL_INCHES * min(max(aspect, 0.35), 1.6) + 0.35
     grid_w = GRID_INCHES if aspect <= 1 else GRID_INCHES / aspect
-    grid_h = grid_w * aspect
     tile_map = picture.tile_map
     map_w = map_h = 0.0
     if tile_map is not None:
@@ -271,34 +288,45 @@ def draw(picture: Picture, columns: int | None = None) -> Figure:
     header = header_lines(picture)
     margin, gap = 0.3, 0.45
     title = 0.3 * len(header) + (0.55 if tile_map is not None else 0.1)
-    top_h = max(grid_h, map_h) + title + 0.3
-    width = max(2 * margin + per_row * panel_w, 2 * margin + grid_w + (gap + map_w if tile_map else 0))
+    top_h = max(grid_w * aspect, map_h) + title + 0.3
+    width = max(2 * margin + per_row * PANEL_INCHES, 2 * margin + grid_w + (gap + map_w if tile_map else 0))
     note_h = 0.3 if picture.omitted else 0.0
     height = margin + top_h + panel_rows * (panel_h + 0.25) + note_h + margin
+    return _Layout(width, height, margin, gap, title, top_h, grid_w, grid_w * aspect, map_w, map_h, per_row,
+                   PANEL_INCHES, panel_h, note_h, header)
+
+
+def draw(picture: Picture, columns: int | None = None) -> Figure:
+    """A matplotlib Figure of ``picture``: the grid and the map on top, the word panels below.
+
+    ``columns`` is how many word panels per row (default: 6, or fewer when there are fewer).
+    """
+    ensure_matplotlib()
+    from matplotlib.figure import Figure
+
+    at = _layout(picture, columns)
+    board = picture.grid.board
+    margin, width, height = at.margin, at.width, at.height
     with _style():
         fig = Figure(figsize=(width, height), dpi=100)
         fig.set_facecolor("white")
-
-        def box(x: float, y_top: float, w: float, h: float) -> list[float]:
-            """Axes rectangle in figure fractions from inches measured from the top left."""
-            return [x / width, (height - y_top - h) / height, w / width, h / height]
-
-        fig.text(margin / width, 1 - margin / height, "\n".join(header), fontsize=11, va="top", ha="left",
+        fig.text(margin / width, 1 - margin / height, "\n".join(at.header), fontsize=11, va="top", ha="left",
                  linespacing=1.5)
-        grid_ax = fig.add_axes(box(margin, margin + title, grid_w, grid_h))
-        _draw_grid(grid_ax, picture, grid_w / board.cols)
-        if tile_map is not None:
-            map_ax = fig.add_axes(box(margin + grid_w + gap, margin + title, map_w, map_h))
-            _draw_map(map_ax, tile_map)
-        cell_inches = min(panel_w - 0.2, (panel_h - 0.45) / aspect) / board.cols
+        grid_ax = fig.add_axes(at.box(margin, margin + at.title, at.grid_w, at.grid_h))
+        _draw_grid(grid_ax, picture, at.grid_w / board.cols)
+        if picture.tile_map is not None:
+            map_ax = fig.add_axes(at.box(margin + at.grid_w + at.gap, margin + at.title, at.map_w, at.map_h))
+            _draw_map(map_ax, picture.tile_map)
+        aspect = board.rows / board.cols
+        cell_inches = min(at.panel_w - 0.2, (at.panel_h - 0.45) / aspect) / board.cols
         for i, panel in enumerate(picture.panels):
-            row, col = divmod(i, per_row)
-            x = margin + col * panel_w + 0.1
-            y = margin + top_h + row * (panel_h + 0.25) + 0.4
-            ax = fig.add_axes(box(x, y, cell_inches * board.cols, cell_inches * board.rows))
+            row, col = divmod(i, at.per_row)
+            x = margin + col * at.panel_w + 0.1
+            y = margin + at.top_h + row * (at.panel_h + 0.25) + 0.4
+            ax = fig.add_axes(at.box(x, y, cell_inches * board.cols, cell_inches * board.rows))
             _draw_panel(ax, picture, panel, PALETTE[i % len(PALETTE)], cell_inches)
         if picture.omitted:
-            fig.text(margin / width, (margin + note_h / 2) / height,
+            fig.text(margin / width, (margin + at.note_h / 2) / height,
                      f"+{plural(picture.omitted, 'lighter word')} found, not drawn "
                      "(max_panels)", fontsize=8, color="#444444", va="center")
         fig.text(1 - margin / width, 0.35 * margin / height, "exactgrid: ring = first letter, n,m = letter positions "
