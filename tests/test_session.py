@@ -130,3 +130,13 @@ def test_sessions_refuse_what_they_cannot_ask():
             session.ask(required=["IOWA:exact"])
     with pytest.raises(SpecError, match="question fits"):
         explain(eg.Question(eg.Board(3, 3), required=["OHIO"]))
+
+
+def test_explain_answers_with_the_contract():
+    spec = eg.Question(eg.Board(2, 2), required=["OHIO:exact", "UTAH:exact"])
+    answer = explain(spec, time_limit=60)
+    assert answer.outcome == eg.Outcome.DOES_NOT_FIT and answer.exit_code == 1
+    conflict, minimal = answer
+    assert minimal and set(conflict) <= {"OHIO:exact", "UTAH:exact"} and conflict
+    assert answer.to_dict()["conflict"] == list(conflict)
+    assert "cannot hold together" in answer.text()

@@ -9,11 +9,11 @@ import types
 from typing import Any
 
 from ..question import Verdict
-from .answer import FitAnswer, ModelSize, VerificationError, model_size, verified_answer
+from .answer import Explanation, FitAnswer, ModelSize, VerificationError, model_size, verified_answer
 from .decide import EXPORT_FORMATS, fit
 
-__all__ = ["EXPORT_FORMATS", "FitAnswer", "ModelSize", "Verdict", "VerificationError", "fit", "model_size",
-           "verified_answer"]
+__all__ = ["EXPORT_FORMATS", "Explanation", "FitAnswer", "ModelSize", "Verdict", "VerificationError", "fit",
+           "model_size", "verified_answer"]
 
 
 class _FitModule(types.ModuleType):

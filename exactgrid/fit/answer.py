@@ -9,6 +9,7 @@ and the score and count targets (:func:`verified_answer`). A disagreement raises
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -182,6 +183,41 @@ class FitAnswer(Answer):
             return f"no grid to draw: the answer is {self.verdict.value.upper()}"
         witnesses = {m.word: m for m in self.witnesses}
         return self.score, witnesses, f"fit: {self.verdict.value.upper()} ({self.backend})"
+
+
+@dataclass(frozen=True)
+class Explanation(Answer):
+    """Why a question does not fit (:func:`~exactgrid.fit.session.explain`): ``conflict``, a
+    set of its parts (requirements, forbidden words, fixed cells, as the CLI writes them) that
+    cannot hold together, proven minimal when ``minimal``. DOES_NOT_FIT when the solver refuted
+    the question; UNKNOWN when the time (or an interruption) came first, and ``conflict`` is
+    then every part not yet shown unneeded. Unpacks as ``(conflict, minimal)``, as
+    ``explain`` returned before it had an answer type."""
+
+    outcome: Outcome
+    question: Question
+    conflict: tuple[str, ...] = ()
+    minimal: bool = False
+    backend: str = ""
+    seconds: float = 0.0
+    stopped_by: str | None = None
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter((self.conflict, self.minimal))
+
+    def text(self) -> str:
+        """One line: the conflict, or why there is none."""
+        if self.outcome == Outcome.UNKNOWN:
+            return (f"UNKNOWN after {self.seconds:.1f} s: not refuted yet; parts not yet shown unneeded: "
+                    f"{', '.join(self.conflict) or '-'}")
+        why = ", ".join(self.conflict) or "the minimum score or count alone"
+        proven = "minimal" if self.minimal else "not shrunk to minimal (time limit)"
+        return f"DOES NOT FIT: {why} cannot hold together ({proven}; backend {self.backend}, {self.seconds:.2f} s)"
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: the contract's keys, conflict, minimal, backend."""
+        return {**self.contract_dict(), "conflict": list(self.conflict), "minimal": self.minimal,
+                "backend": self.backend}
 
 
 def verified_answer(grid: Grid, solver_name: str, question: Question, **fields: Any) -> FitAnswer:

@@ -27,11 +27,13 @@ import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from ..answer import DEFAULT_TIME_LIMIT, Outcome
 from ..backends import Backend, Result, Status, backend_name, get_backend
 from ..encode import Encoding, encode
 from ..inputs import FrozenDict, check_seconds
 from ..question import Question, Requirement, SpecError, Verdict, merge_fixed, parse_cells
-from .answer import FitAnswer, model_size, verified_answer
+from ..stopping import interruption
+from .answer import Explanation, FitAnswer, model_size, verified_answer
 
 SESSION_BACKEND = "cadical"
 """The backend a session (and ``explain``) uses by default: in-process, incremental, with cores."""
@@ -126,8 +128,8 @@ class FitSession:
         grid = self.encoding.decode(result.true_vars or (), question.fixed)
         return verified_answer(grid, result.backend, **common)
 
-    def explain(self, question: Question | None = None,
-                time_limit: float | None = None) -> tuple[tuple[str, ...], bool]:
+    def explain(self, question: Question | None = None, time_limit: float | None = None,
+                refuted: list[bool] | None = None) -> tuple[tuple[str, ...], bool]:
         """A minimal set of the parts of ``question`` (default: the base) that cannot hold
         together, and whether it is proven minimal (False when time ran out while shrinking).
 
@@ -135,6 +137,8 @@ class FitSession:
         whose removal still leaves UNSAT goes (and the new core trims the rest), one whose
         removal makes it SAT stays. Returns ``((), True)`` when the parts are not needed: the
         targets or the board alone cannot be met. Raises SpecError if the question fits.
+        ``refuted`` (a list), when given, gets True once the question is refuted (without it,
+        an answer cut short by the time limit before any refutation is unknown).
         """
         question = question or self.question
         deadline = None if time_limit is None else time.monotonic() + check_seconds(time_limit)
@@ -153,6 +157,8 @@ class FitSession:
             raise SpecError("the question fits: there is no conflict to explain")
         if result.status == Status.UNKNOWN:
             return tuple(p.label for p in parts), False
+        if refuted is not None:
+            refuted.append(True)
         current = [p for p in parts if p.lit in set(result.core or ())]
         kept = 0  # current[:kept] are proven necessary
         while kept < len(current):
@@ -179,9 +185,20 @@ class FitSession:
 
 
 def explain(question: Question, backend: str | Backend | None = None,
-            time_limit: float | None = None) -> tuple[tuple[str, ...], bool]:
+            time_limit: float | None = DEFAULT_TIME_LIMIT) -> Explanation:
     """Why ``question`` does not fit: a minimal conflicting set of its requirements, forbidden
-    words and fixed cells, and whether it is proven minimal (see :meth:`FitSession.explain`).
-    Uses ``backend`` if it keeps sessions with assumptions, else CaDiCaL."""
-    with FitSession(question, session_backend(backend), time_limit=time_limit) as session:
-        return session.explain(time_limit=time_limit)
+    words and fixed cells (see :meth:`FitSession.explain`), as an :class:`Explanation` (which
+    unpacks as ``(conflict, minimal)``). Uses ``backend`` if it keeps sessions with
+    assumptions, else CaDiCaL. Raises SpecError if the question fits. Ctrl-C or SIGTERM answer
+    UNKNOWN with ``stopped_by`` set."""
+    started = time.monotonic()
+    solver = session_backend(backend)
+    try:
+        with FitSession(question, solver, time_limit=time_limit) as session:
+            refuted: list[bool] = []
+            conflict, minimal = session.explain(time_limit=time_limit, refuted=refuted)
+    except KeyboardInterrupt as exc:
+        return Explanation(Outcome.UNKNOWN, question, backend=solver.name, seconds=time.monotonic() - started,
+                           stopped_by=interruption(exc))
+    outcome = Outcome.DOES_NOT_FIT if refuted else Outcome.UNKNOWN
+    return Explanation(outcome, question, conflict, minimal, solver.name, time.monotonic() - started)
