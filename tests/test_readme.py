@@ -124,7 +124,7 @@ def test_the_pages_have_examples():
     assert len(skipped) <= 3, f"no-run is for the exception, not the rule: {skipped}"
 
 
-@pytest.mark.parametrize("example", COMMANDS, ids=[f"{c.where} {c.command[:50]}" for c in COMMANDS])
+@pytest.mark.parametrize("example", COMMANDS, ids=[f"{c.where} {c.command[:60]}" for c in COMMANDS])
 def test_command_example(example: Command, monkeypatch):
     monkeypatch.chdir(ROOT)
     result = CliRunner().invoke(cli, shlex.split(example.command)[1:])
