@@ -95,6 +95,8 @@ def commands(block: Block) -> list[Command]:
         status = 0
         if expected and re.fullmatch(r"\[exit \d+\]", expected[-1]):
             status = int(expected.pop()[6:-1])
+            while expected and not expected[-1].strip():
+                expected.pop()
         found.append(Command(f"{block.page}:{block.line + 1 + start}", lines[start][2:], tuple(expected), status))
     return found
 
