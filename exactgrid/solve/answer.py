@@ -251,19 +251,23 @@ def solve(question: Question | None = None, *, checklist: Checklist | str | Path
                                                  "on_certify_progress": on_certify_progress})
     try:
         answer = _search(constrained, started, time_limit, workers, seed, start_text, schedule, max_proposals, news)
-        if certify_window is not None and answer.check is not None and answer.stopped_by in ("time limit",
-                                                                                               "proposals"):
-            limit = time_limit if certify_time_limit is None else check_seconds(certify_time_limit)
-            _certify_window(answer, certify_window, limit, news)
+        _certify_window(answer, certify_window, time_limit if certify_time_limit is None else certify_time_limit,
+                        news)
     finally:
         news.close()
     if chosen is not None and answer.check is not None:
-        result = answer.check.score
-        answer.checklist = evaluate(chosen, result.words, result.total, water_borders)
-        if not answer.checklist.passed:
-            raise AssertionError(f"{answer.grid} met the constraints but fails {answer.checklist.failed}")
+        answer.checklist = _checked(answer.check, chosen, water_borders)
     answer.seconds = time.monotonic() - started
     return answer
+
+
+def _checked(check: GridCheck, checklist: Checklist, water_borders: bool | None) -> ChecklistResult:
+    """The checklist's verdict on a grid the search found under it: every item passes (else
+    an internal error: the encoding of the checklist and its evaluation disagree)."""
+    verdict = evaluate(checklist, check.score.words, check.score.total, water_borders)
+    if not verdict.passed:
+        raise AssertionError(f"{check.grid} met the constraints but fails {verdict.failed}")
+    return verdict
 
 
 def _start_letters(question: Question, start: Grid | str | None) -> str | None:
@@ -298,10 +302,12 @@ def _search(question: Question, started: float, time_limit: float | None, worker
     )
 
 
-def _certify_window(answer: SolveAnswer, window: int, limit: float | None, news: _News) -> None:
-    """Improve ``answer``'s grid by exact moves of up to ``window`` cells, in place; on Ctrl-C
-    the grid found stands, uncertified."""
-    assert answer.check is not None
+def _certify_window(answer: SolveAnswer, window: int | None, limit: float | None, news: _News) -> None:
+    """Improve ``answer``'s grid by exact moves of up to ``window`` cells (None: not asked), in
+    place, when the search ended by its own stop; on Ctrl-C the grid found stands, uncertified."""
+    if window is None or answer.check is None or answer.stopped_by not in ("time limit", "proposals"):
+        return
+    limit = None if limit is None else check_seconds(limit)
     try:
         answer.certificate, answer.check = certify(answer.question, answer.check, window, time_limit=limit,
                                                    on_improvement=news.improvement, on_progress=news.certifying)
