@@ -15,8 +15,8 @@ the coefficients are divided by their gcd). Then:
 * **Weighted sums** (populations up to ~40 million): ``pysat.pb`` in python-sat 1.9.dev17
   cannot even be imported without the optional ``pindakaas`` package. ``pip install
   pindakaas`` does install a wheel here and works, but its default ("best") chose a
-  totalizer-like encoding that took 3.7 s and 134k clauses for 25 random populations, and it
-  is one more binary dependency. So we encode ourselves, with a **BDD with interval
+  totalizer-like encoding far slower and larger than ours (docs/benchmarks.md, Fit: Encodings),
+  and it is one more binary dependency. So we encode ourselves, with a **BDD with interval
   reduction** (Abío, Nieuwenhuis, Oliveras, Rodríguez-Carbonell, "BDDs for pseudo-Boolean
   constraints — revisited", SAT 2011): nodes ``(i, K)`` meaning "the suffix from literal i
   sums to at most K" are shared whenever their K fall in the same interval of equivalent
@@ -26,10 +26,9 @@ the coefficients are divided by their gcd). Then:
   fall back to a **binary adder network** (Eén & Sörensson, "Translating pseudo-Boolean
   constraints into SAT", 2006: full/half adders bucketed by bit position, then a
   lexicographic comparison with K), which is O(n log W) but not arc-consistent.
-  Measured here: 25 random populations -> BDD 10k nodes (0.03 s); all 50 state populations
-  with bound 10% of the total -> BDD 208k nodes / 408k clauses (2.6 s), while the adder
-  needs 1.1k auxiliaries / 7.6k clauses (3 ms); with the limit, "auto" gives up on the BDD
-  after 0.1 s and uses the adder. Small score constraints (a few states) stay BDDs.
+  All 50 state populations under a tight bound make the BDD blow up where the adder stays
+  small (sizes and times: docs/benchmarks.md, Fit: Encodings); with the limit, "auto" gives
+  up on the BDD early and uses the adder. Small score constraints (a few states) stay BDDs.
 
 Objectives are handled by the SAT backends with linear SAT-UNSAT search: solve, then add
 ``objective >= best + 1`` (one more BDD) to the same incremental solver, until UNSAT.

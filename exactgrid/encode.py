@@ -14,7 +14,7 @@ Encodings, and why
   the two clauses ``s -> A or x`` and ``s -> A or C``. One clause ``OR_c s[n-1, k, c]`` asks
   for the word. No at-most-one per step is needed (a walk may revisit cells), so the solver
   is free to keep many candidate cells alive: this beat one-hot position variables in most
-  solver/instance pairs when measured, with fewer clauses. Layers known to be all-true
+  solver/instance pairs, with fewer clauses (docs/benchmarks.md, Fit: Encodings). Layers known to be all-true
   (j > i: the first j letters can all be altered) are constants, not variables.
 * **Pinned spellings** (exact, one position altered, a given spelled form) are the same
   layers with k = 0 and, per position, "letter l" or "any letter but l".
@@ -55,8 +55,8 @@ from .question import Chain, Question, SpecError
 TRUE = 0  # a layer entry that is constantly true (no variable)
 
 MAX_MODEL_LITERALS = 5_000_000
-"""The largest model built, in literals (clauses and linear constraints together): about 150 MB
-in this process; a 5x5 question with every state optional is 0.25 million, 10x10 1.1 million.
+"""The largest model built, in literals (clauses and linear constraints together); the memory
+it takes and the sizes of real questions are in docs/benchmarks.md (Fit: Model sizes).
 A question that needs more is refused (:class:`ModelTooLarge`), which bounds the memory of the
 encoder and of the solver processes that receive the model."""
 
@@ -424,8 +424,8 @@ class _Encoder:
         one is present (k <= 1 only, to keep it small); and at most one u per cell.
         This lets the solver refute over-full grids by counting instead of by search.
         With ``guards`` (word -> selector), each word's clauses hold only under its selector.
-        (The same clauses for optional words under their found variables were measured on the
-        neighbourhood benchmark: they doubled CaDiCaL's time per question, so they are not added.)
+        (The same clauses for optional words under their found variables slowed CaDiCaL on the
+        neighbourhood benchmark, so they are not added: docs/benchmarks.md, Fit: Encodings.)
         """
         model, spec = self.model, self.spec
         present: dict[str, int] = {}

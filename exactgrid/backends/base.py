@@ -209,8 +209,8 @@ class Session:
 
     backend_name: str = ""
     check_model: bool = False
-    """Also check a SAT assignment against the whole model (tens of ms on a 5x5 model with every
-    state optional). Off by default: the fit layer checks every grid with the finder, which is
+    """Also check a SAT assignment against the whole model (its cost: docs/benchmarks.md, Fit).
+    Off by default: the fit layer checks every grid with the finder, which is
     the referee; the assumptions and the added clauses are always checked."""
 
     def __init__(self, model: BoolModel) -> None:

@@ -157,7 +157,7 @@ class Highs(Backend):
 
     def child_call(self, model: BoolModel, time_limit: float | None, seed: int) -> ChildCall:
         """HiGHS in a child process, killed on Ctrl-C or SIGTERM at once: in-process, HiGHS
-        reached its next interrupt check only after up to 11 s (measured in a MIP)."""
+        can run on for seconds before its next interrupt check (docs/benchmarks.md, Signals)."""
         return _highs_child, (model, time_limit, seed)
 
     def read_child(self, model: BoolModel, messages: list[tuple], finished: bool) -> Result:

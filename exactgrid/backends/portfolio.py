@@ -25,8 +25,8 @@ RACE_GRACE_SECONDS = 0.25
 
 DEFAULT_MEMBERS = ("kissat", "highs", "cpsat", "cadical")
 """Raced two at a time by plain ``portfolio``: the first two of these available here. Kissat
-finds grids fastest; HiGHS's LP relaxation refutes counting-bound questions (4x4_new4_exact in
-12 s) that every SAT solver and CP-SAT leave undecided."""
+finds grids fastest; HiGHS's LP relaxation refutes counting-bound questions (4x4_new4_exact) that
+every SAT solver and CP-SAT leave undecided (docs/benchmarks.md, Fit)."""
 
 
 class Portfolio(Backend):

@@ -22,7 +22,7 @@ GROUP = "exactgrid.backends"
 
 DEFAULT_BACKEND = "kissat"
 """The backend used when none is named: the fastest measured over instances/benchmarks/fit/
-(README, "Fit speed"); Kissat decided the nine most populous states in 0.9 s, CaDiCaL in 42 s."""
+(docs/benchmarks.md, Fit)."""
 
 # Mirror of exactgrid's own [project.entry-points."exactgrid.backends"], used only when the
 # package runs from a source tree without installed metadata. A test keeps them equal.

@@ -289,8 +289,7 @@ def _refuted_by_cores(question: Question, time_limit: float | None) -> CoreRefut
 
 def _relaxation() -> str:
     """How the counting loop solves its relaxation: HiGHS when installed (an LP reasons about
-    counts, which CDCL does poorly; on 4x4_m8 the relaxation's solves took 23 s of a 38 s loop
-    on CaDiCaL and 0.5 s on HiGHS), else the SAT backend."""
+    counts, which CDCL does poorly: docs/benchmarks.md, Prove), else the SAT backend."""
     try:
         import highspy  # noqa: F401
     except ImportError:

@@ -10,9 +10,8 @@ towards ``min_score`` = the grid's score + 1. Two ways to ask it:
   refuted by the same core and is not asked. A model is a better grid (checked by the finder):
   the search starts again around it, with a new session for the higher score.
 * :func:`improve_within` (one question for all windows): a cardinality constraint "at most K
-  free cells differ from the grid". Measured on a 258M 5x5 grid (CaDiCaL, loaded machine):
-  K = 1, 2, 3 took 4.7, 28 and 182 s; the windows took 1.5, 8.2 and 52 s (23, 300 and 2,292
-  windows asked), so :func:`certify` uses the windows.
+  free cells differ from the grid". The windows were several times faster for K = 1, 2, 3
+  (docs/benchmarks.md, Solve), so :func:`certify` uses the windows.
 
 "No model" in every window proves the grid *K-optimal*: no grid within Hamming distance K of it
 meets the question with a higher score. What backs the proof is the solver's UNSAT answers
