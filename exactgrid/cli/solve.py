@@ -120,7 +120,7 @@ COMPILE_NOTICE = ("compiling the search kernel for this machine (once after an i
 
 class _SolveReport:
     """Where a search's news goes: improvements to the --out file (JSON lines), progress to
-    the command's :class:`~exactgrid.cli_progress.Progress` line (set ``shown``)."""
+    the command's :class:`~exactgrid.cli.progress.Progress` line (set ``shown``)."""
 
     def __init__(self, out: str | None, us: bool) -> None:
         self.path = out
