@@ -12,7 +12,9 @@ it, and exit status :data:`STOPPED_EXIT` (3).
 
 Every status line a command writes on stderr goes through :class:`Progress`: the running line,
 its :meth:`Progress.notice` lines, and the one-off notices outside a run (:func:`notice`: the
-``--workers`` clamp, what ``--show`` drew).
+``--workers`` clamp, what ``--show`` drew). A library job's progress callback is
+:meth:`Progress.event`: ``solve(..., on_progress=shown.event)`` shows each
+:class:`~exactgrid.answer.ProgressEvent` on the line (a ``compiling`` one as a notice).
 """
 
 from __future__ import annotations
@@ -23,11 +25,14 @@ import shutil
 import threading
 import time
 from collections.abc import Callable
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 import click
 
 from ..stopping import leave_signals_to_the_main_thread
+
+if TYPE_CHECKING:
+    from ..answer import ProgressEvent
 
 STOPPED_EXIT = 3
 """Exit status of a command stopped by Ctrl-C, SIGTERM or SIGHUP (with the answer so far)."""
@@ -122,6 +127,15 @@ class Progress:
         """Set the command's own news (best score, bound, questions answered, ...)."""
         with self._lock:
             self._news = text
+
+    def event(self, event: ProgressEvent) -> None:
+        """Show a library job's :class:`~exactgrid.answer.ProgressEvent`: kind ``compiling`` as a
+        :meth:`notice` (a one-off wait, said whatever the progress setting), any other kind as the
+        line's :meth:`news`. Pass it as the job's callback: ``fit(..., on_progress=shown.event)``."""
+        if event.kind == "compiling":
+            self.notice(event.message)
+        else:
+            self.news(event.message)
 
     def notice(self, text: str) -> None:
         """One line on stderr that is always shown, progress on or off (say, that the command

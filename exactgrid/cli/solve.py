@@ -7,18 +7,11 @@ SIGTERM or SIGHUP it prints the best grid so far and exits 3.
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
 import click
 
-from ..awards import default_checklist, evaluate
-from ..data.us import us_states
 from ..geometry import MOVE_RULES
 from ..stopping import interruption, is_interruption
-from ..wording import plural
 from .base import (
-    BadInput,
     Seconds,
     award_options,
     clamped_workers,
@@ -90,15 +83,12 @@ def solve_command(ctx: click.Context, requirements: tuple[str, ...], forbid: tup
     can_draw(show)
     workers = clamped_workers(workers)
     certifying = 0.0 if certify_window is None else time_limit if certify_time_limit is None else certify_time_limit
-    with _SolveReport(out, question.words.name == us_states().name) as report, \
-            Progress("solve", time_limit + certifying, progress, "starting the search") as shown:
-        report.shown = shown
+    with Progress("solve", time_limit + certifying, progress, "starting the search") as shown:
         try:
             answer = solve(question, checklist=checklist, water_borders=True if water_borders else None,
                            time_limit=time_left(time_limit), workers=workers, seed=seed, start=start_grid,
-                           certify_window=certify_window, certify_time_limit=certify_time_limit,
-                           on_improvement=report.improvement, on_certify_progress=report.certifying,
-                           on_progress=report.progress, on_compile=report.compiling)
+                           certify_window=certify_window, certify_time_limit=certify_time_limit, out=out,
+                           on_progress=shown.event)
         except KeyboardInterrupt as exc:  # before the search began: no answer object
             from ..question import Verdict
             from ..solve import SolveAnswer
@@ -113,62 +103,3 @@ def solve_command(ctx: click.Context, requirements: tuple[str, ...], forbid: tup
         click.echo(solve_text(answer))
     ctx.exit(STOPPED_EXIT if is_interruption(answer.stopped_by) else SOLVE_EXIT[answer.verdict])
 
-
-COMPILE_NOTICE = ("compiling the search kernel for this machine (once after an install: about 15 s on one core, "
-                  "counted in --time-limit; a run that ends first leaves it uncompiled)")
-
-
-class _SolveReport:
-    """Where a search's news goes: improvements to the --out file (JSON lines), progress to
-    the command's :class:`~exactgrid.cli.progress.Progress` line (set ``shown``)."""
-
-    def __init__(self, out: str | None, us: bool) -> None:
-        self.path = out
-        self.us = us
-        self.file: Any = None
-        self.shown: Progress | None = None
-
-    def __enter__(self) -> _SolveReport:
-        if self.path is not None:
-            try:
-                self.file = open(self.path, "a", encoding="utf-8")  # noqa: SIM115 (closed in __exit__)
-            except OSError as exc:
-                raise BadInput(f"cannot write {self.path!r}: {exc.strerror or exc}") from None
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self.file is not None:
-            self.file.close()
-
-    def awards(self, words: Any, total: int) -> list[str]:
-        """The default checklist's items that a set of found states meets (US states only)."""
-        if not self.us:
-            return []
-        verdict = evaluate(default_checklist(), words, total)
-        return [r.key for r in verdict.items if r.passed]
-
-    def improvement(self, found: Any) -> None:
-        """Append an improvement (already checked by the finder) to the --out file."""
-        if self.file is None:
-            return
-        awards = self.awards(found.words, found.score)
-        line = {"grid": found.grid, "score": found.score, "states" if self.us else "words": list(found.words),
-                "awards": awards, "elapsed": round(found.elapsed, 3), "cpu_seconds": round(found.cpu_seconds, 3),
-                "worker": found.worker}
-        self.file.write(json.dumps(line) + "\n")
-        self.file.flush()
-
-    def compiling(self) -> None:
-        """Say, whatever the progress setting, that the search kernel is being compiled."""
-        if self.shown is not None:
-            self.shown.notice(COMPILE_NOTICE)
-
-    def certifying(self, done: int, windows: int) -> None:
-        """Show how far --certify-window has got."""
-        if self.shown is not None:
-            self.shown.news(f"certifying: {done:,} of {plural(windows, 'window')} asked or covered by a core")
-
-    def progress(self, stats: Any) -> None:
-        """Show how the search is going."""
-        if self.shown is not None and self.shown.enabled and stats.kind == "progress":
-            self.shown.news(stats.message)
