@@ -57,6 +57,18 @@ def test_no_progress_writes_nothing_and_a_terminal_line_is_cleared() -> None:
         "\r\033[K")
 
 
+def test_a_library_progress_event_is_news_and_compiling_a_notice_whatever_the_setting() -> None:
+    from exactgrid.answer import ProgressEvent
+
+    stream = io.StringIO()
+    with Progress("solve", 60, False, "starting the search", stream=stream, terminal=False) as shown:
+        shown.event(ProgressEvent("solve", "best 123 (1 word)", 1.0, best=123))
+        assert " · best 123 (1 word) · " in shown.line()
+        shown.event(ProgressEvent("solve", "compiling the search kernel", kind="compiling"))
+        assert " · best 123 (1 word) · " in shown.line()  # a notice is not news
+    assert stream.getvalue() == "solve: compiling the search kernel\n"  # shown with progress off
+
+
 def test_every_long_command_has_the_same_progress_option() -> None:
     for command in ("fit", "fit-many", "solve", "bound", "letterboxed", "sumsquares"):
         options = {o.name: o for o in cli.commands[command].params}

@@ -1,0 +1,126 @@
+"""The ``exactgrid`` command line: thin click wrappers around the library.
+
+Commands live on one click group, :data:`cli`, built here; each command comes from the module
+of its family (as hatch's ``cli`` package does):
+
+* :mod:`exactgrid.cli.grid`: ``score``, ``check``, ``show``, ``words``;
+* :mod:`exactgrid.cli.fit`: ``fit``, ``fit-many``;
+* :mod:`exactgrid.cli.solve`: ``solve``;
+* :mod:`exactgrid.cli.prove`: ``bound``;
+* :mod:`exactgrid.cli.puzzles`: ``trackword``, ``letterboxed``, ``sumsquares``;
+* :mod:`exactgrid.cli.backends`: ``backends``.
+
+What they share -- one-line errors, option types and decorators, JSON printing, reading GRID
+and ``--cells`` -- is in :mod:`exactgrid.cli.base`; pictures (``show``, ``--show``) in
+:mod:`exactgrid.cli.pictures`; the one progress line, the stop convention and the clock in
+:mod:`exactgrid.cli.progress`.
+
+Errors: any bad input -- a grid of the wrong length or with non-letters, an impossible shape,
+an unknown state or checklist item, malformed TOML, a missing file, a bad option -- ends with
+ONE line ``Error: ...`` on stderr (under ``--json``, a JSON object ``{"error": ...}`` on stdout)
+and exit status 2. Library errors are turned into that line in exactly one place,
+:meth:`~exactgrid.cli.base.ExactgridGroup.invoke`; nothing else in the CLI catches them.
+``check`` exits 1 when some checklist item fails.
+
+JSON output (``--json``), stable keys:
+
+* ``score``: ``grid`` (letters), ``rows``, ``shape`` [rows, cols], ``moves``, ``path_rule``,
+  ``budget``, ``total``, ``count``, ``found`` -- a list, heaviest first, of {``state``,
+  ``name``, ``population``, ``spelled``, ``marked``, ``altered`` [{``position``, ``from``,
+  ``to``}], ``path`` (cell labels), ``cells`` (0-based indices)}.
+* ``check``: everything ``score`` gives, plus ``checklist`` (name), ``checklist_source``,
+  ``water_borders``, ``passed`` (bool), ``failed`` (item keys), ``items`` -- a list of
+  {``key``, ``title``, ``kind``, ``passed``, ``evidence``, ``details``}; for a chain item
+  ``details.chain`` is the chain (east to west) or null.
+* ``fit``: ``verdict`` ("fits", "does not fit", "unknown"), ``backend`` (for the portfolio,
+  with the winning member in brackets), ``seconds``, ``rounds``, ``model`` {``variables``,
+  ``clauses``, ``linear``}, ``detail``; with ``--explain``, when it does not fit, ``conflict``
+  (a list of parts as the command line writes them: ``OHIO:exact``, ``forbid TEXAS``,
+  ``r1c2=H``; empty when the targets alone cannot be met); with ``--certify``, when it does not fit,
+  ``certificate`` {``checked``, ``method``, ``lemmas``, ``clauses``, ``seconds``, ``detail``};
+  when it fits also ``grid``, ``rows``, ``shape``, ``moves``,
+  ``requirements`` -- a list of {``requirement``, ``state``, ``spelled``, ``altered``,
+  ``path``, ``cells``} -- and ``score`` (as ``score --json``); ``stopped_by`` (``Ctrl-C``,
+  ``SIGTERM``, ``SIGHUP`` or null).
+* ``fit-many``: one JSON line per question, in completion order: ``id`` and either the keys of
+  ``fit --json`` plus ``worker`` (host:pid), or ``error``; after Ctrl-C a last line ``stopped``
+  and ``stopped_by``. ``--json`` is accepted and changes nothing but bad input (a JSON object).
+* ``bound``, ``letterboxed``, ``sumsquares``, ``trackword``: ``stopped_by`` (null, or what
+  interrupted the work). Every long command stopped by Ctrl-C, SIGTERM or SIGHUP prints its
+  answer so far and exits 3 (see :mod:`exactgrid.cli.progress`).
+* ``show``: ``out``, ``format`` (svg, png, pdf), ``panels`` (the words drawn, heaviest first),
+  ``omitted`` (found but not drawn), ``map`` (bool), ``chain`` (the map's chain or null),
+  ``spare`` (labels of the cells no found word needs), ``seconds``. ``fit --show`` and
+  ``solve --show`` add the same object as ``picture`` (``{"out": null, "reason": ...}`` when
+  there was no grid to draw or it could not be written).
+* ``backends``: ``default`` and ``backends`` -- a list of {``name``, ``available``,
+  ``version``, ``capabilities``, ``description``}.
+"""
+
+from __future__ import annotations
+
+import time
+
+import click
+
+from .. import __version__
+from ..stopping import stop_on_signals
+from .backends import backends_command
+from .base import BadInput, ExactgridGroup, Seconds, read_grid_argument, wants_json
+from .fit import fit_command, fit_many_command
+from .grid import check_command, score_command, show_command, words_command
+from .progress import STOPPED_EXIT, Progress, process_age
+from .prove import bound_command
+from .puzzles import letterboxed_command, sumsquares_command, trackword_command
+from .solve import solve_command
+
+__all__ = [
+    "STOPPED_EXIT",
+    "BadInput",
+    "ExactgridGroup",
+    "Progress",
+    "Seconds",
+    "backends_command",
+    "bound_command",
+    "check_command",
+    "cli",
+    "fit_command",
+    "fit_many_command",
+    "letterboxed_command",
+    "main",
+    "read_grid_argument",
+    "score_command",
+    "show_command",
+    "solve_command",
+    "sumsquares_command",
+    "trackword_command",
+    "wants_json",
+    "words_command",
+]
+
+
+@click.group(cls=ExactgridGroup)
+@click.version_option(__version__, prog_name="exactgrid")
+def cli() -> None:
+    """Exact answers to letter-grid puzzle questions (Jane Street's Altered States 2 and kin).
+
+    GRID is the letter string, row by row, in any case, optionally with spaces or '/'
+    between rows (e.g. thoainesl or THO/AIN/ESL), or the path of a file holding it.
+    """
+
+
+for _command in (score_command, check_command, show_command, words_command,  # grid
+                 fit_command, fit_many_command,  # fit
+                 solve_command,  # solve
+                 bound_command,  # prove
+                 trackword_command, letterboxed_command, sumsquares_command,  # puzzles
+                 backends_command):  # backends
+    cli.add_command(_command)
+del _command
+
+
+def main() -> None:
+    """Console-script entry point (``exactgrid``): SIGTERM and SIGHUP stop work as Ctrl-C does."""
+    with stop_on_signals():
+        # the process was started for this command: its start-up counts against --time-limit
+        cli(prog_name="exactgrid", obj={"started": time.monotonic() - process_age()})

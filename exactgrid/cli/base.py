@@ -1,0 +1,263 @@
+"""What every command of the ``exactgrid`` command line shares.
+
+Errors: any bad input -- a grid of the wrong length or with non-letters, an impossible shape,
+an unknown state or checklist item, malformed TOML, a missing file, a bad option -- ends with
+ONE line ``Error: ...`` on stderr and exit status 2. Library errors are turned into that line
+in exactly one place, :meth:`ExactgridGroup.invoke` (see :func:`one_line_errors`); nothing else
+in the CLI catches them. Ctrl-C, SIGTERM or SIGHUP before a command had an answer: one
+``stopped:`` line, exit status 3.
+
+Also here: the :class:`Seconds` option type, the shared option decorators (:func:`grid_options`,
+:func:`award_options`, :func:`length_options`, :func:`picture_options`, :func:`show_option`),
+JSON printing and the reading of GRID and ``--cells`` arguments.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from ..finder import PATH_RULES
+from ..geometry import MOVE_RULES
+from ..grid import Grid, GridError, parse_grid
+from ..inputs import InputError, check_seconds, clamp_workers, read_text_file
+from ..stopping import interruption
+from .progress import STARTED_KEY, STOPPED_EXIT, notice
+
+if TYPE_CHECKING:
+    from ..question import Question
+
+
+class BadInput(click.ClickException):
+    """Bad input: one ``Error: ...`` line on stderr, or under ``--json`` a JSON object
+    ``{"error": ...}`` on stdout; exit status 2."""
+
+    exit_code = 2
+
+    def __init__(self, message: str, as_json: bool = False) -> None:
+        super().__init__(" ".join(str(message).split()))
+        self.as_json = as_json
+
+    def show(self, file: Any = None) -> None:
+        """Print the error as one line (or one JSON object under ``--json``)."""
+        if self.as_json:
+            click.echo(json.dumps({"error": self.format_message()}))
+        else:
+            click.echo(f"Error: {self.format_message()}", err=True)
+
+
+def wants_json(args: list[str]) -> bool:
+    """Whether the command line asks for JSON (``--json`` before any ``--``)."""
+    return "--json" in (args[: args.index("--")] if "--" in args else args)
+
+
+@contextmanager
+def one_line_errors(as_json: bool) -> Iterator[None]:
+    """Usage errors and library input errors (:class:`~exactgrid.inputs.InputError`) raised
+    inside become :class:`BadInput`: one line, or a JSON object under ``--json``."""
+    try:
+        yield
+    except click.exceptions.NoArgsIsHelpError:
+        raise
+    except click.UsageError as exc:
+        hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx is not None else ""
+        raise BadInput(exc.format_message() + hint, as_json) from None
+    except BadInput as exc:
+        exc.as_json = as_json
+        raise
+    except InputError as exc:
+        raise BadInput(str(exc), as_json) from None
+
+
+class ExactgridGroup(click.Group):
+    """A click group whose usage errors and library input errors are one line (or a JSON
+    object under ``--json``), exit status 2."""
+
+    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
+                     **extra: Any) -> click.Context:
+        """Parse the group's own options, with one-line errors; remember whether JSON is wanted."""
+        as_json = wants_json(list(args))
+        started = (extra.get("obj") or {}).get("started", time.monotonic())
+        with stopped_without_an_answer(as_json), one_line_errors(as_json):
+            ctx = super().make_context(info_name, args, parent=parent, **extra)
+        ctx.meta["exactgrid.json"] = as_json
+        ctx.meta[STARTED_KEY] = started
+        return ctx
+
+    def invoke(self, ctx: click.Context) -> Any:
+        """Run the chosen command: the one place where bad input becomes a one-line error, and
+        where Ctrl-C or a stop signal that no command turned into an answer ends with exit 3
+        (never click's "Aborted!", exit 1)."""
+        as_json = ctx.meta.get("exactgrid.json", False)
+        with stopped_without_an_answer(as_json), one_line_errors(as_json):
+            return super().invoke(ctx)
+
+
+@contextmanager
+def stopped_without_an_answer(as_json: bool) -> Iterator[None]:
+    """Ctrl-C, SIGTERM or SIGHUP before a command had an answer to give (while reading input,
+    say): one line ``stopped: interrupted (Ctrl-C) before an answer`` on stderr, or under
+    ``--json`` ``{"stopped": "interrupted (Ctrl-C)"}`` on stdout; exit status 3."""
+    try:
+        yield
+    except KeyboardInterrupt as exc:
+        if as_json:
+            click.echo(json.dumps({"stopped": f"interrupted ({interruption(exc)})"}))
+        else:
+            click.echo(f"stopped: interrupted ({interruption(exc)}) before an answer", err=True)
+        raise click.exceptions.Exit(STOPPED_EXIT) from None
+
+
+# --------------------------------------------------------------------------- shared input
+
+
+def read_grid_argument(text: str, shape: str | None, moves: str) -> Grid:
+    """The GRID argument: letters (any case, spaces or ``/`` between rows) or a file holding them."""
+    if os.path.lexists(text):
+        return parse_grid(read_text_file(text, "grid file"), shape, moves)  # type: ignore[arg-type]
+    if re.search(r"[.\\~]", text) or text.startswith(("/", "./")):
+        raise GridError(f"no such grid file {text!r} (GRID is letters, or a file holding them)")
+    return parse_grid(text, shape, moves)  # type: ignore[arg-type]
+
+
+def clamped_workers(workers: int | None) -> int:
+    """``--workers`` for work on this machine, at most its usable cores; when lowered, one
+    notice line on stderr (``exactgrid: --workers 16 is more than the 2 cores here; using 2``)."""
+    count, lowered = clamp_workers(workers, "--workers")
+    if lowered is not None:
+        notice(lowered)
+    return count
+
+
+class Seconds(click.ParamType):
+    """A duration option: a finite number of seconds >= 0 (no ``inf``, no ``nan``)."""
+
+    name = "seconds"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        """The number of seconds, or a usage error naming the option."""
+        try:
+            return check_seconds(float(value) if isinstance(value, str) else value)
+        except (ValueError, InputError) as exc:
+            reason = str(exc) if isinstance(exc, InputError) else f"{value!r} is not a number of seconds"
+            self.fail(reason.replace("time limit ", ""), param, ctx)
+
+
+def grid_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """The GRID argument and the options every grid command shares."""
+    decorators = [
+        click.argument("grid", metavar="GRID"),
+        click.option("--shape", metavar="RxC", default=None, help="Grid shape, e.g. 5x5 (default: square)."),
+        click.option("--moves", type=click.Choice(MOVE_RULES), default="king", show_default=True,
+                     help="Move rule between cells."),
+        click.option("--path", "path_rule", type=click.Choice(PATH_RULES), default="walk", show_default=True,
+                     help="walk: cells may repeat (Altered States); simple: no cell twice."),
+        click.option("--budget", type=click.IntRange(min=0), default=1, show_default=True, metavar="K",
+                     help="Letters that may be altered per word."),
+        click.option("--words", "words", metavar="FILE|us-states", default=None,
+                     help="Word list: a file (one word a line, or word,weight as CSV/TSV) or us-states (default)."),
+        click.option("--json", "as_json", is_flag=True, help="Print JSON (stable keys) instead of text."),
+    ]
+    for decorate in reversed(decorators):
+        command = decorate(command)
+    return command
+
+
+def print_json(data: dict[str, Any]) -> None:
+    """Print ``data`` as indented JSON on stdout (the ``--json`` output of a command)."""
+    click.echo(json.dumps(data, indent=2))
+
+
+def award_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """--checklist, --award and --water-borders: checklist items as hard constraints."""
+    decorators = [
+        click.option("--checklist", "checklist_path", metavar="FILE", default=None,
+                     help="Every item of this checklist TOML is a constraint."),
+        click.option("--award", multiple=True, metavar="KEY",
+                     help="An item of the checklist (default: the Altered States 2 awards) that must be met: "
+                          "20S, 200M, PA, M8, 4C, NOCAL, C2C, QUALIFY (repeatable)."),
+        click.option("--water-borders", is_flag=True,
+                     help="Chains (C2C) may also cross the three water-only borders."),
+    ]
+    for decorate in reversed(decorators):
+        command = decorate(command)
+    return command
+
+
+def with_awards(question: Question, checklist_path: str | None, awards: tuple[str, ...],
+                 water_borders: bool) -> Question:
+    """``question`` with the checklist items asked for (``--checklist``, ``--award``) as constraints."""
+    from ..question import checklist_question, choose_checklist
+
+    chosen = choose_checklist(checklist_path, awards)
+    if chosen is None:
+        return question
+    return checklist_question(question, chosen, True if water_borders else None)
+
+
+def read_cells(text: str | None) -> str | None:
+    """--cells: a file holding rows like ``P.NN.``, or the rows inline (``P.NN./...../...``)."""
+    if text is None:
+        return None
+    if os.path.lexists(text):
+        return read_text_file(text, "cells file")
+    if re.search(r"[/\n]", text) and not text.startswith(("/", "./", "../", "~")):
+        return text  # rows inline (one row: 'P.NN./'); parse_cells checks them
+    raise InputError(f"no such cells file {text!r} (give a file, or rows inline like P.NN./...../.....)")
+
+
+def answer_out(answer: Any, as_json: bool) -> None:
+    """A puzzle answer (anything with ``to_dict()`` and ``text()``) as JSON or text."""
+    if as_json:
+        print_json(answer.to_dict())
+    else:
+        click.echo(answer.text())
+
+
+def length_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """--list, --min-length and --max-length: which dictionary words count."""
+    decorators = [
+        click.option("--list", "--words", "list_name", metavar="enable|FILE", default="enable", show_default=True,
+                     help="Word list: the bundled ENABLE dictionary, or a file (one word a line)."),
+        click.option("--min-length", type=click.IntRange(min=1), default=3, show_default=True, metavar="N"),
+        click.option("--max-length", type=click.IntRange(min=1), default=9, show_default=True, metavar="N"),
+    ]
+    for decorate in reversed(decorators):
+        command = decorate(command)
+    return command
+
+
+# --------------------------------------------------------------------------- picture options
+
+
+def picture_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """What a picture shows and how it is laid out (show, and --show on fit and solve)."""
+    decorators = [
+        click.option("--map/--no-map", "tile_map", default=None,
+                     help="The US tile map with the found states, the chain and the award badges "
+                          "(default: when the words are the US states)."),
+        click.option("--max-panels", type=click.IntRange(min=0), default=60, show_default=True, metavar="N",
+                     help="Draw the N heaviest words found (the rest are counted in a note)."),
+        click.option("--columns", type=click.IntRange(min=1), default=None, metavar="N",
+                     help="Word panels per row (default: 6)."),
+        click.option("--dpi", type=click.IntRange(10, 1200), default=100, show_default=True, metavar="N",
+                     help="Pixels per inch of a PNG."),
+    ]
+    for decorate in reversed(decorators):
+        command = decorate(command)
+    return command
+
+
+def show_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    """--show FILE on fit and solve: draw the answer's grid as 'exactgrid show' does."""
+    return click.option("--show", "show", metavar="FILE", default=None,
+                        help="Also draw the answer's grid to FILE (.svg, .png, .pdf) as 'exactgrid show' does; "
+                             "needs pip install 'exactgrid[plot]'.")(command)
+

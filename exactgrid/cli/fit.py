@@ -1,0 +1,285 @@
+"""The fit commands: ``fit`` (can these words appear in one grid?) and ``fit-many``.
+
+JSON output (``--json``), stable keys:
+
+* ``fit``: ``verdict`` ("fits", "does not fit", "unknown"), ``backend`` (for the portfolio,
+  with the winning member in brackets), ``seconds``, ``rounds``, ``model`` {``variables``,
+  ``clauses``, ``linear``}, ``detail``; with ``--explain``, when it does not fit, ``conflict``
+  (a list of parts as the command line writes them: ``OHIO:exact``, ``forbid TEXAS``,
+  ``r1c2=H``; empty when the targets alone cannot be met); with ``--certify``, when it does not fit,
+  ``certificate`` {``checked``, ``method``, ``lemmas``, ``clauses``, ``seconds``, ``detail``};
+  when it fits also ``grid``, ``rows``, ``shape``, ``moves``,
+  ``requirements`` -- a list of {``requirement``, ``state``, ``spelled``, ``altered``,
+  ``path``, ``cells``} -- and ``score`` (as ``score --json``); ``stopped_by`` (``Ctrl-C``,
+  ``SIGTERM``, ``SIGHUP`` or null); with ``--show``, ``picture`` (see :mod:`exactgrid.cli.pictures`).
+* ``fit-many``: one JSON line per question, in completion order: ``id`` and either the keys of
+  ``fit --json`` plus ``worker`` (host:pid), or ``error``; after Ctrl-C a last line ``stopped``
+  and ``stopped_by``. ``--json`` is accepted and changes nothing but bad input (a JSON object).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from ..finder import PATH_RULES
+from ..geometry import MOVE_RULES
+from ..inputs import read_text_file, read_text_stream
+from ..stopping import interruption
+from .base import (
+    BadInput,
+    Seconds,
+    award_options,
+    clamped_workers,
+    print_json,
+    read_cells,
+    show_option,
+    with_awards,
+)
+from .pictures import can_draw, show_answer
+from .progress import STOPPED_EXIT, Progress, command_started, progress_option, time_left
+
+if TYPE_CHECKING:
+    from ..encode import Encoding
+
+FIT_EXIT = {"fits": 0, "does not fit": 1, "unknown": 3}
+
+
+# fit_command is longer than the house limit (~60 lines) for now: its body (local search, encoding,
+# exports, certify) is being moved into the library, and will then be one call.
+@click.command("fit")
+@click.argument("requirements", nargs=-1, metavar="[REQUIREMENT]...")
+@click.option("--instance", metavar="FILE", default=None,
+              help="TOML instance file: the base question; REQUIREMENTs and options given here add to it or win.")
+@click.option("--forbid", multiple=True, metavar="WORD", help="A word that must not appear at all (repeatable).")
+@click.option("--cells", metavar="FILE|ROWS", default=None,
+              help="Fixed cells: rows of letters with '.' for free cells, as a file or inline 'P.NN./.....'.")
+@click.option("--optional", multiple=True, metavar="WORD|all",
+              help="A word counting towards --min-score/--min-count (repeatable; 'all' for every state).")
+@click.option("--min-score", type=click.IntRange(min=0), default=None, metavar="N",
+              help="Required and optional words found must weigh at least N.")
+@click.option("--min-count", type=click.IntRange(min=0), default=None, metavar="N",
+              help="At least N required and optional words found.")
+@click.option("--shape", metavar="RxC", default="5x5", show_default=True, help="Grid shape.")
+@click.option("--moves", type=click.Choice(MOVE_RULES), default="king", show_default=True)
+@click.option("--path", "path_rule", type=click.Choice(PATH_RULES), default="walk", show_default=True)
+@click.option("--budget", type=click.IntRange(min=0), default=1, show_default=True, metavar="K",
+              help="Letters that may be altered per word.")
+@click.option("--words", "words", metavar="FILE|us-states", default=None,
+              help="Word list: a file (one word a line, or word,weight as CSV/TSV) or us-states (default).")
+@click.option("--symmetry-breaking/--no-symmetry-breaking", default=False, show_default=True,
+              help="Lex-leader symmetry breaking over the shape's symmetries (no fixed cells). Off by "
+                   "default: measured, it slowed every solver on the fitting questions.")
+@award_options
+@click.option("--backend", default=None, metavar="NAME", help="Solver backend (see 'exactgrid backends').")
+@click.option("--time-limit", type=Seconds(), default=60.0, show_default=True, metavar="SECONDS",
+              help="Give up with UNKNOWN (exit 3) after this long.")
+@click.option("--seed", type=click.IntRange(0, 2**31 - 1), default=0, show_default=True,
+              help="Random seed handed to the solver.")
+@click.option("--local-search", type=Seconds(), default=0.0, show_default=True, metavar="SECONDS",
+              help="First look for a grid by local search (exactgrid solve's annealer) for up to this long, "
+                   "then ask the backend with the time left. Only a FITS can come from the search.")
+@click.option("--explain", is_flag=True,
+              help="When it does not fit, name a minimal set of the requirements, forbidden words and fixed "
+                   "cells that cannot hold together (each part re-checked by the solver).")
+@click.option("--counting/--no-counting", default=True, show_default=True,
+              help="When the backend has not decided within a second, try refuting by counting "
+                   "(letter counts and adjacent pairs, with pair/count cores) before going on.")
+@click.option("--certify", is_flag=True,
+              help="When it does not fit, refute it again with a proof-logging CaDiCaL and check the DRUP proof "
+                   "(exactgrid.prove.drup), within --time-limit again.")
+@click.option("--write-cnf", metavar="FILE", default=None, help="Also write the model as DIMACS CNF.")
+@click.option("--write-wcnf", metavar="FILE", default=None, help="Also write the model as WCNF.")
+@click.option("--write-lp", metavar="FILE", default=None, help="Also write the model as an LP file.")
+@click.option("--write-mps", metavar="FILE", default=None, help="Also write the model as an MPS file.")
+@progress_option
+@show_option
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+@click.pass_context
+def fit_command(ctx: click.Context, requirements: tuple[str, ...], instance: str | None, forbid: tuple[str, ...],
+                cells: str | None, optional: tuple[str, ...], min_score: int | None, min_count: int | None,
+                shape: str, moves: str, path_rule: str, budget: int, words: str | None, symmetry_breaking: bool,
+                checklist_path: str | None, award: tuple[str, ...], water_borders: bool,
+                backend: str | None, time_limit: float, seed: int, local_search: float, explain: bool,
+                counting: bool, certify: bool, write_cnf: str | None,
+                write_wcnf: str | None, write_lp: str | None, write_mps: str | None, progress: bool | None,
+                show: str | None, as_json: bool) -> None:
+    """Can all REQUIREMENTs appear in one grid? Prints FITS with a verified grid (exit 0),
+    DOES NOT FIT, proven (exit 1), or UNKNOWN after --time-limit (exit 3).
+
+    \b
+    REQUIREMENT forms:
+      ILLINOIS            within the alteration budget (the puzzle's rule)
+      ILLINOIS:exact      no letter altered
+      ILLINOIS:2          exactly letter 2 altered (to any other letter)
+      ILLINOIS:2=N        letter 2 altered to N
+      ILLINOIS=INLINOIS   spelled exactly so
+    States may be given as names ("New York"), keys (NEWYORK) or postal codes (NY).
+    --award and --checklist add checklist items as constraints (C2C as a chain over borders).
+    """
+    from ..backends import get_backend
+    from ..encode import EncodingTimeout, encode
+    from ..fit import FitAnswer, ModelSize, Verdict, fit, model_size
+    from ..question import ASKS_NOTHING, LIST_ARGUMENTS, build_question, load_instance
+    from ..render import fit_dict, fit_text
+
+    arguments: dict[str, Any] = dict(requirements=requirements, forbid=forbid, optional=optional,
+                                     min_score=min_score, min_count=min_count, shape=shape, moves=moves,
+                                     path_rule=path_rule, budget=budget, symmetry_breaking=symmetry_breaking,
+                                     words=words, cells=[read_cells(cells)] if cells is not None else [])
+    if instance is None:
+        spec = build_question(**arguments, allow_empty=bool(award or checklist_path))
+    else:
+        # The file is the base; words on the command line add to it, options given there win.
+        given = {key: value for key, value in arguments.items()
+                 if key in LIST_ARGUMENTS or ctx.get_parameter_source(key) == click.core.ParameterSource.COMMANDLINE}
+        spec = load_instance(instance, **given).question
+    spec = with_awards(spec, checklist_path, award, water_borders)
+    if not spec.asks_something:
+        raise BadInput(ASKS_NOTHING)
+    solver = get_backend(backend)
+    can_draw(show)
+    started = command_started()  # the time limit counts from the command's start
+    encoding = None
+    stopped_by: str | None = None
+    try:
+        with Progress("fit", time_limit, progress, f"solving with {solver.name}") as shown:
+            found = None
+            if local_search > 0:
+                from ..solve.fitting import search_for_fit
+
+                shown.news(f"local search, then solving with {solver.name}")
+                found = search_for_fit(spec, min(local_search, time_left(time_limit)), seed=seed)
+                shown.news(f"solving with {solver.name}")
+            try:
+                encoding = encode(spec, deadline=started + time_limit)
+            except EncodingTimeout as exc:
+                answer = FitAnswer(Verdict.UNKNOWN, spec, backend=solver.name, detail=str(exc))
+            else:
+                _write_exports(encoding, write_cnf=write_cnf, write_wcnf=write_wcnf, write_lp=write_lp,
+                               write_mps=write_mps)
+                left = max(0.0, time_limit - (time.monotonic() - started))
+                if found is not None:
+                    answer = replace(found, model_size=model_size(encoding.model))
+                else:
+                    answer = fit(spec, backend=solver, time_limit=left, seed=seed, encoding=encoding,
+                                 explain=explain, counting=counting)
+    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM/SIGHUP (see exactgrid.stopping)
+        stopped_by = interruption(exc)
+        answer = FitAnswer(Verdict.UNKNOWN, spec, backend=solver.name, detail=f"interrupted ({stopped_by})",
+                           model_size=model_size(encoding.model) if encoding else ModelSize())
+    answer = replace(answer, seconds=time.monotonic() - started)
+    certificate = None
+    if certify and answer.verdict == Verdict.DOES_NOT_FIT:
+        from ..prove.certify import certify_counting, certify_refutation
+
+        try:
+            with Progress("fit --certify", time_limit, progress, "checking the refutation's proof"):
+                if answer.counting is not None and answer.counting.status == "refuted":
+                    certificate = certify_counting(spec, answer.counting, time_limit)
+                else:
+                    certificate = certify_refutation(spec, time_limit, encoding)
+        except KeyboardInterrupt as exc:  # the verdict stands, uncertified
+            stopped_by = interruption(exc)
+            answer = replace(answer, detail=f"{answer.detail}; --certify interrupted ({stopped_by})".lstrip("; "))
+    drawn = show_answer(answer, show, as_json, checklist=checklist_path,
+                         water_borders=True if water_borders else None)
+    if as_json:
+        extra = {"picture": drawn} if drawn else {}
+        print_json({**fit_dict(answer), **extra, **({"certificate": certificate.to_dict()} if certificate else {}),
+                     "stopped_by": stopped_by})
+    else:
+        click.echo(fit_text(answer))
+        if certificate is not None:
+            click.echo(certificate.text())
+    ctx.exit(STOPPED_EXIT if stopped_by else FIT_EXIT[answer.verdict])
+
+
+def _write_exports(encoding: Encoding, **paths: str | None) -> None:
+    """The model in the file formats asked for (``write_cnf=PATH``, ...), before solving."""
+    from .. import export
+
+    writers = {"write_cnf": export.write_dimacs, "write_wcnf": export.write_wcnf,
+               "write_lp": export.write_lp, "write_mps": export.write_mps}
+    for key, path in paths.items():
+        if path:
+            try:
+                writers[key](encoding.model, path)
+            except OSError as exc:
+                raise BadInput(f"cannot write {path!r}: {exc.strerror or exc}") from None
+
+
+@click.command("fit-many")
+@click.argument("questions_file", metavar="FILE.jsonl")
+@click.option("--backend", default=None, metavar="NAME", help="Solver backend for every question.")
+@click.option("--time-limit", type=Seconds(), default=60.0, show_default=True, metavar="SECONDS",
+              help="Per question: UNKNOWN after this long.")
+@click.option("--total-time-limit", type=Seconds(), default=None, metavar="SECONDS",
+              help="For the whole run: questions not answered by then are reported as not answered.")
+@click.option("--workers", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Worker processes on this machine (default: one per core; more than the cores here are "
+                   "lowered to them; with --scheduler, questions in flight at once).")
+@click.option("--scheduler", metavar="ADDRESS", default=None,
+              help="Run on the Dask cluster whose scheduler is at ADDRESS (e.g. tcp://host:8786); "
+                   "needs pip install 'exactgrid[dask]'.")
+@click.option("--seed", type=click.IntRange(0, 2**31 - 1), default=0, show_default=True)
+@progress_option
+@click.option("--json", "as_json", is_flag=True,
+              help="Accepted for uniformity: the answers are JSON lines anyway (and bad input is then a JSON "
+                   "object on stdout, as for every command).")
+@click.pass_context
+def fit_many_command(ctx: click.Context, questions_file: str, backend: str | None, time_limit: float,
+                     total_time_limit: float | None, workers: int | None, scheduler: str | None, seed: int,
+                     progress: bool | None, as_json: bool) -> None:
+    """Answer every question of FILE.jsonl (one JSON object a line: the keys of a TOML instance
+    file plus an optional "id"; "-" reads stdin), in parallel, printing one JSON line per answer
+    in completion order: id, verdict, grid, seconds and the rest of 'fit --json', or id and
+    error (a line that is not JSON, gives a key twice or is nested too deeply is an error for
+    that line). Exit status 0; 2 if some line was bad input, or (one Error line) when the file
+    holds no question; 3 if some question was not answered (time limit, Ctrl-C).
+    """
+    from ..backends import get_backend
+    from ..fit.many import fit_many, read_questions
+    from ..pool import dask_executor
+    from ..render import fit_dict
+
+    get_backend(backend)  # an unknown or missing backend is bad input, before any work
+    if questions_file == "-":
+        source = "standard input"
+        text = read_text_stream(click.get_binary_stream("stdin"), "questions file")
+    else:
+        source = questions_file
+        text = read_text_file(questions_file, "questions file")
+    lines = text.splitlines()  # a file with no question: read_questions's InputError, one Error line
+    if scheduler is None:
+        workers = clamped_workers(workers)
+    executor, close = dask_executor(scheduler) if scheduler else (None, lambda: None)
+    counts = {"fits": 0, "does not fit": 0, "unknown": 0, "error": 0}
+    status = 0
+    try:
+        with Progress("fit-many", total_time_limit, progress, "0 answered") as shown:
+            stream = fit_many(read_questions(lines, source), backend=backend,
+                              time_limit=time_limit, total_time_limit=time_left(total_time_limit), workers=workers,
+                              executor=executor, seed=seed)
+            for item in stream:
+                if item.answer is None:
+                    counts["error"] += 1
+                    status = max(status, 3 if str(item.error).startswith("not answered") else 2)
+                    line = {"id": item.id, "error": item.error}
+                else:
+                    counts[item.answer.verdict.value] += 1
+                    status = max(status, 3 if item.answer.verdict == "unknown" else 0)
+                    line = {"id": item.id, **fit_dict(item.answer), "worker": item.worker}
+                click.echo(json.dumps(line))
+                summary = ", ".join(f"{key} {value}" for key, value in counts.items() if value)
+                shown.news(f"{sum(counts.values())} answered ({summary})")
+    except KeyboardInterrupt as exc:
+        click.echo(json.dumps({"stopped": f"interrupted ({interruption(exc)})", "stopped_by": interruption(exc)}))
+        status = STOPPED_EXIT
+    finally:
+        close()
+    ctx.exit(status)

@@ -1,0 +1,130 @@
+"""The grid commands: ``score``, ``check``, ``show`` and ``words``.
+
+JSON output (``--json``), stable keys:
+
+* ``score``: ``grid`` (letters), ``rows``, ``shape`` [rows, cols], ``moves``, ``path_rule``,
+  ``budget``, ``total``, ``count``, ``found`` -- a list, heaviest first, of {``state``,
+  ``name``, ``population``, ``spelled``, ``marked``, ``altered`` [{``position``, ``from``,
+  ``to``}], ``path`` (cell labels), ``cells`` (0-based indices)}.
+* ``check``: everything ``score`` gives, plus ``checklist`` (name), ``checklist_source``,
+  ``water_borders``, ``passed`` (bool), ``failed`` (item keys), ``items`` -- a list of
+  {``key``, ``title``, ``kind``, ``passed``, ``evidence``, ``details``}; for a chain item
+  ``details.chain`` is the chain (east to west) or null. ``check`` exits 1 when some
+  checklist item fails.
+* ``show``: the picture's keys (see :mod:`exactgrid.cli.pictures`).
+"""
+
+from __future__ import annotations
+
+import click
+
+from ..awards import default_checklist, evaluate, load_checklist
+from ..data import word_list
+from ..data.us import us_states
+from ..finder import PATH_RULES, score
+from ..geometry import MOVE_RULES
+from ..render import checklist_dict, checklist_table, score_dict, score_text
+from .base import BadInput, answer_out, grid_options, length_options, picture_options, print_json, read_grid_argument
+from .pictures import draw_picture, drawn_text
+
+
+@click.command("score")
+@grid_options
+def score_command(grid: str, shape: str | None, moves: str, path_rule: str, budget: int, words: str | None,
+                  as_json: bool) -> None:
+    """Score GRID: the words it holds (the US states unless --words), how each is spelled, and their
+    total weight (population)."""
+    words = word_list(words)
+    result = score(read_grid_argument(grid, shape, moves), words, words.check_budget(budget), path_rule)  # type: ignore[arg-type]
+    if as_json:
+        print_json(score_dict(result))
+    else:
+        click.echo(score_text(result))
+
+
+@click.command("check")
+@grid_options
+@click.option("--checklist", "checklist_path", metavar="FILE", default=None,
+              help="Checklist TOML (default: the Altered States 2 awards plus QUALIFY).")
+@click.option("--water-borders", is_flag=True, default=False,
+              help="Chains may cross the 3 water-only borders (IL-MI, MI-MN, NY-RI).")
+@click.option("--only", "only", metavar="KEY", multiple=True, help="Check only this item (repeatable).")
+@click.pass_context
+def check_command(
+    ctx: click.Context,
+    grid: str,
+    shape: str | None,
+    moves: str,
+    path_rule: str,
+    budget: int,
+    words: str | None,
+    as_json: bool,
+    checklist_path: str | None,
+    water_borders: bool,
+    only: tuple[str, ...],
+) -> None:
+    """Check GRID against a checklist: PASS/FAIL per item with evidence; exit 1 if any fails."""
+    board_grid = read_grid_argument(grid, shape, moves)
+    checklist = default_checklist() if checklist_path is None else load_checklist(checklist_path)
+    if only:
+        checklist = checklist.select(only)
+    words = word_list(words)
+    result = score(board_grid, words, words.check_budget(budget), path_rule)  # type: ignore[arg-type]
+    strangers = sorted(w for w in result.words if w not in us_states())
+    if strangers:  # checklists judge US states (awards, border chains)
+        raise BadInput(f"a checklist judges US states, and {', '.join(strangers)} is not one; "
+                       "score a grid on another word list with 'exactgrid score --words'")
+    verdict = evaluate(checklist, result.words, result.total, True if water_borders else None)
+    if as_json:
+        print_json({**score_dict(result), **checklist_dict(verdict)})
+    else:
+        click.echo(score_text(result))
+        click.echo()
+        click.echo(checklist_table(verdict))
+    ctx.exit(0 if verdict.passed else 1)
+
+
+@click.command("show")
+@grid_options
+@click.option("--out", "out", metavar="FILE", required=True, help="Where to write the picture: .svg, .png or .pdf.")
+@click.option("--checklist", "checklist_path", metavar="FILE", default=None,
+              help="Checklist TOML for the map's badges (default: the Altered States 2 awards plus QUALIFY).")
+@click.option("--water-borders", is_flag=True, default=False,
+              help="Chains may cross the 3 water-only borders (IL-MI, MI-MN, NY-RI).")
+@picture_options
+def show_command(grid: str, shape: str | None, moves: str, path_rule: str, budget: int, words: str | None,
+                 as_json: bool, out: str, checklist_path: str | None, water_borders: bool, tile_map: bool | None,
+                 max_panels: int | None, columns: int | None, dpi: int) -> None:
+    """Draw GRID to --out: the grid, one panel per word found (its path as arrows, the altered
+    cell marked), and for the US states a tile map with the found states, the coast-to-coast
+    chain and the award badges. Needs matplotlib: pip install 'exactgrid[plot]'."""
+    listed = word_list(words)
+    drawn = draw_picture(read_grid_argument(grid, shape, moves), out, words=listed, budget=listed.check_budget(budget),
+                  path_rule=path_rule, checklist=checklist_path, water_borders=True if water_borders else None,
+                  tile_map=tile_map, max_panels=max_panels, columns=columns, dpi=dpi)
+    if as_json:
+        print_json(drawn)
+    else:
+        click.echo(drawn_text(drawn))
+
+
+@click.command("words")
+@click.argument("grid", metavar="GRID")
+@length_options
+@click.option("--shape", metavar="RxC", default=None, help="Grid shape, e.g. 3x3 (default: square).")
+@click.option("--moves", type=click.Choice(MOVE_RULES), default="king", show_default=True)
+@click.option("--path", "path_rule", type=click.Choice(PATH_RULES), default="simple", show_default=True,
+              help="simple: no cell twice (Trackword, Boggle); walk: cells may repeat.")
+@click.option("--budget", type=click.IntRange(min=0), default=0, show_default=True, metavar="K",
+              help="Letters that may be altered per word (Trackword: 0).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+def words_command(grid: str, list_name: str, min_length: int, max_length: int, shape: str | None, moves: str,
+                  path_rule: str, budget: int, as_json: bool) -> None:
+    """Every word of the list that GRID spells (Trackword: 3x3, king moves, no cell twice, 3-9
+    letters), each with a path, grouped by length, with the count. One search over a trie of
+    the list, not one per word."""
+    from ..puzzles.trackword import list_words
+
+    answer = list_words(read_grid_argument(grid, shape, moves), list_name, path_rule, min_length,  # type: ignore[arg-type]
+                        max_length, budget)
+    answer_out(answer, as_json)
