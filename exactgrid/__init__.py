@@ -21,7 +21,7 @@ __version__ = "0.1.0"
 
 _EXPORTS = {
     "answer": ("Answer", "Outcome", "ProgressEvent"),
-    "api": ("CheckAnswer", "as_grid", "check", "score"),
+    "api": ("CheckAnswer", "as_grid", "check", "fit", "score"),
     "awards": ("Checklist", "ChecklistResult", "default_checklist", "evaluate", "load_checklist"),
     "backends": ("Backend", "BackendError", "Status", "get_backend", "list_backends"),
     "data": ("word_list",),
@@ -29,7 +29,7 @@ _EXPORTS = {
     "encode": ("Encoding", "encode"),
     "fastscore": ("Scorer",),
     "finder": ("Match", "Score", "find", "is_found"),
-    "fit": ("FitAnswer", "ModelSize", "VerificationError", "fit"),
+    "fit": ("Explanation", "FitAnswer", "ModelSize", "VerificationError"),
     "fit.many": ("fit_many",),
     "fit.session": ("FitSession", "explain"),
     "geometry": ("Board",),
@@ -48,7 +48,7 @@ _EXPORTS = {
     "words": ("WordList", "read_word_list"),
 }
 _WHERE = {name: module for module, names in _EXPORTS.items() for name in names}
-_MODULES = ("words", "verify", "backends", "fit", "puzzles")
+_MODULES = ("words", "verify", "backends", "puzzles")
 
 __all__ = sorted([*_WHERE, *_MODULES])
 

@@ -12,12 +12,12 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .answer import Answer, Outcome
+from .answer import DEFAULT_TIME_LIMIT, Answer, OnProgress, Outcome
 from .awards import Checklist, ChecklistResult, default_checklist, evaluate, load_checklist
 from .data import word_list
 from .data.us import us_states
@@ -26,8 +26,14 @@ from .finder import score as score_grid
 from .geometry import MoveRule, PathRule
 from .grid import Grid, parse_grid
 from .inputs import InputError
+from .question import Question
 from .render.text import checklist_dict, checklist_table, score_dict, score_text
 from .words import WordList
+
+if TYPE_CHECKING:
+    from .backends import Backend
+    from .encode import Encoding
+    from .fit import FitAnswer
 
 
 def as_grid(grid: Grid | str, shape: str | tuple[int, int] | None = None, moves: MoveRule = "king") -> Grid:
@@ -117,3 +123,30 @@ def check(grid: Grid | str, checklist: Checklist | str | Path | None = None, wat
                          "score a grid on another word list with 'exactgrid score --words'")
     verdict = evaluate(checklist, result.words, result.total, water_borders)
     return CheckAnswer(result, verdict, time.monotonic() - started)
+
+
+def fit(question: Question, backend: str | Backend | None = None, time_limit: float | None = DEFAULT_TIME_LIMIT,
+        seed: int = 0, *, local_search: float = 0.0, explain: bool = False, counting: bool = True,
+        certify: bool = False, write: Mapping[str, str | Path] | None = None,
+        on_progress: OnProgress | None = None, encoding: Encoding | None = None) -> FitAnswer:
+    """Decide whether ``question`` has a grid: everything ``exactgrid fit`` does, in one call.
+
+    :func:`exactgrid.fit.fit` (which see: ``explain``, ``certify``, ``write``, ``counting``,
+    ``on_progress``, Ctrl-C as an UNKNOWN answer), and ``local_search`` seconds of local
+    search first (:func:`exactgrid.solve.fitting.search_for_fit`, the annealer of ``solve``):
+    a grid it finds is an answer like any other, checked by the finder; when none comes, the
+    backend gets the rest of ``time_limit``. Only FITS can come from the search.
+
+    >>> import exactgrid as eg
+    >>> answer = eg.fit(eg.Question(eg.Board(3, 3), required=["OHIO", "UTAH=ATAH"]), time_limit=30)
+    >>> answer.outcome, answer.exit_code
+    (<Outcome.FITS: 'fits'>, 0)
+    """
+    from .fit import fit as decide
+    from .solve.fitting import search_for_fit
+
+    first = None
+    if local_search > 0:
+        first = (lambda q, seconds: search_for_fit(q, seconds, seed=seed), local_search)
+    return decide(question, backend, time_limit, seed, encoding=encoding, explain=explain, counting=counting,
+                  certify=certify, write=write, on_progress=on_progress, first=first)

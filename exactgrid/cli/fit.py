@@ -20,8 +20,6 @@ JSON output (``--json``), stable keys:
 from __future__ import annotations
 
 import json
-import time
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -31,7 +29,6 @@ from ..geometry import MOVE_RULES
 from ..inputs import read_text_file, read_text_stream
 from ..stopping import interruption
 from .base import (
-    BadInput,
     Seconds,
     award_options,
     clamped_workers,
@@ -41,16 +38,13 @@ from .base import (
     with_awards,
 )
 from .pictures import can_draw, show_answer
-from .progress import STOPPED_EXIT, Progress, command_started, progress_option, time_left
+from .progress import STOPPED_EXIT, Progress, progress_option, time_left
 
 if TYPE_CHECKING:
-    from ..encode import Encoding
-
-FIT_EXIT = {"fits": 0, "does not fit": 1, "unknown": 3}
+    pass
 
 
-# fit_command is longer than the house limit (~60 lines) for now: its body (local search, encoding,
-# exports, certify) is being moved into the library, and will then be one call.
+
 @click.command("fit")
 @click.argument("requirements", nargs=-1, metavar="[REQUIREMENT]...")
 @click.option("--instance", metavar="FILE", default=None,
@@ -121,11 +115,8 @@ def fit_command(ctx: click.Context, requirements: tuple[str, ...], instance: str
     States may be given as names ("New York"), keys (NEWYORK) or postal codes (NY).
     --award and --checklist add checklist items as constraints (C2C as a chain over borders).
     """
-    from ..backends import get_backend
-    from ..encode import EncodingTimeout, encode
-    from ..fit import FitAnswer, ModelSize, Verdict, fit, model_size
-    from ..question import ASKS_NOTHING, LIST_ARGUMENTS, build_question, load_instance
-    from ..render import fit_dict, fit_text
+    from ..api import fit
+    from ..question import LIST_ARGUMENTS, build_question, load_instance
 
     arguments: dict[str, Any] = dict(requirements=requirements, forbid=forbid, optional=optional,
                                      min_score=min_score, min_count=min_count, shape=shape, moves=moves,
@@ -139,78 +130,19 @@ def fit_command(ctx: click.Context, requirements: tuple[str, ...], instance: str
                  if key in LIST_ARGUMENTS or ctx.get_parameter_source(key) == click.core.ParameterSource.COMMANDLINE}
         spec = load_instance(instance, **given).question
     spec = with_awards(spec, checklist_path, award, water_borders)
-    if not spec.asks_something:
-        raise BadInput(ASKS_NOTHING)
-    solver = get_backend(backend)
     can_draw(show)
-    started = command_started()  # the time limit counts from the command's start
-    encoding = None
-    stopped_by: str | None = None
-    try:
-        with Progress("fit", time_limit, progress, f"solving with {solver.name}") as shown:
-            found = None
-            if local_search > 0:
-                from ..solve.fitting import search_for_fit
-
-                shown.news(f"local search, then solving with {solver.name}")
-                found = search_for_fit(spec, min(local_search, time_left(time_limit)), seed=seed)
-                shown.news(f"solving with {solver.name}")
-            try:
-                encoding = encode(spec, deadline=started + time_limit)
-            except EncodingTimeout as exc:
-                answer = FitAnswer(Verdict.UNKNOWN, spec, backend=solver.name, detail=str(exc))
-            else:
-                _write_exports(encoding, write_cnf=write_cnf, write_wcnf=write_wcnf, write_lp=write_lp,
-                               write_mps=write_mps)
-                left = max(0.0, time_limit - (time.monotonic() - started))
-                if found is not None:
-                    answer = replace(found, model_size=model_size(encoding.model))
-                else:
-                    answer = fit(spec, backend=solver, time_limit=left, seed=seed, encoding=encoding,
-                                 explain=explain, counting=counting)
-    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM/SIGHUP (see exactgrid.stopping)
-        stopped_by = interruption(exc)
-        answer = FitAnswer(Verdict.UNKNOWN, spec, backend=solver.name, detail=f"interrupted ({stopped_by})",
-                           model_size=model_size(encoding.model) if encoding else ModelSize())
-    answer = replace(answer, seconds=time.monotonic() - started)
-    certificate = None
-    if certify and answer.verdict == Verdict.DOES_NOT_FIT:
-        from ..prove.certify import certify_counting, certify_refutation
-
-        try:
-            with Progress("fit --certify", time_limit, progress, "checking the refutation's proof"):
-                if answer.counting is not None and answer.counting.status == "refuted":
-                    certificate = certify_counting(spec, answer.counting, time_limit)
-                else:
-                    certificate = certify_refutation(spec, time_limit, encoding)
-        except KeyboardInterrupt as exc:  # the verdict stands, uncertified
-            stopped_by = interruption(exc)
-            answer = replace(answer, detail=f"{answer.detail}; --certify interrupted ({stopped_by})".lstrip("; "))
+    write = {"cnf": write_cnf, "wcnf": write_wcnf, "lp": write_lp, "mps": write_mps}
+    with Progress("fit", time_limit, progress, "starting") as shown:
+        answer = fit(spec, backend, time_left(time_limit), seed, local_search=local_search, explain=explain,
+                     counting=counting, certify=certify, write={k: v for k, v in write.items() if v},
+                     on_progress=shown.event)
     drawn = show_answer(answer, show, as_json, checklist=checklist_path,
-                         water_borders=True if water_borders else None)
+                        water_borders=True if water_borders else None)
     if as_json:
-        extra = {"picture": drawn} if drawn else {}
-        print_json({**fit_dict(answer), **extra, **({"certificate": certificate.to_dict()} if certificate else {}),
-                     "stopped_by": stopped_by})
+        print_json({**answer.to_dict(), **({"picture": drawn} if drawn else {})})
     else:
-        click.echo(fit_text(answer))
-        if certificate is not None:
-            click.echo(certificate.text())
-    ctx.exit(STOPPED_EXIT if stopped_by else FIT_EXIT[answer.verdict])
-
-
-def _write_exports(encoding: Encoding, **paths: str | None) -> None:
-    """The model in the file formats asked for (``write_cnf=PATH``, ...), before solving."""
-    from .. import export
-
-    writers = {"write_cnf": export.write_dimacs, "write_wcnf": export.write_wcnf,
-               "write_lp": export.write_lp, "write_mps": export.write_mps}
-    for key, path in paths.items():
-        if path:
-            try:
-                writers[key](encoding.model, path)
-            except OSError as exc:
-                raise BadInput(f"cannot write {path!r}: {exc.strerror or exc}") from None
+        click.echo(answer.text())
+    ctx.exit(answer.exit_code)
 
 
 @click.command("fit-many")

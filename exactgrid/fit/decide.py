@@ -11,7 +11,7 @@ an UNKNOWN answer (never an exception) on Ctrl-C/SIGTERM. Local search first is
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -35,6 +35,10 @@ EXPORT_FORMATS = ("cnf", "wcnf", "lp", "mps")
 """The files :func:`fit` can write its model to (``write={"cnf": "model.cnf"}``)."""
 
 
+FirstTry = tuple[Callable[[Question, float], FitAnswer | None], float]
+"""A quicker way to a grid tried before the backend, and the seconds it may take."""
+
+
 @dataclass
 class _Run:
     """One call of :func:`fit`: the clock, the progress callback and the model once built."""
@@ -45,6 +49,7 @@ class _Run:
     deadline: float | None
     on_progress: OnProgress | None
     encoding: Encoding | None = None
+    first: FirstTry | None = None
 
     def left(self) -> float | None:
         return None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
@@ -60,7 +65,7 @@ class _Run:
 def fit(question: Question, backend: str | Backend | None = None, time_limit: float | None = DEFAULT_TIME_LIMIT,
         seed: int = 0, encoding: Encoding | None = None, explain: bool = False, counting: bool = True,
         certify: bool = False, write: Mapping[str, str | Path] | None = None,
-        on_progress: OnProgress | None = None) -> FitAnswer:
+        on_progress: OnProgress | None = None, first: FirstTry | None = None) -> FitAnswer:
     """Decide whether ``question`` has a grid. Every grid found is verified by the finder
     before it is returned; a question that asks nothing is refused (:class:`SpecError`).
 
@@ -76,6 +81,9 @@ def fit(question: Question, backend: str | Backend | None = None, time_limit: fl
     the DRUP proof (:mod:`exactgrid.prove.certify`), within ``time_limit`` again
     (``certificate``). ``write``: the model in files before solving, by format (``cnf``,
     ``wcnf``, ``lp``, ``mps``: ``{"lp": "model.lp"}``). ``on_progress`` hears what is being done.
+    ``first``: ``(try_, seconds)``, a quicker way to a grid tried before the backend, for at most
+    that long: ``try_(question, seconds)`` gives a FITS answer (checked by the finder) or None
+    (:func:`exactgrid.api.fit` passes the local search here).
 
     With the simple path rule, a forbidden word with too many candidate paths to cut up front
     is enforced lazily: a grid spelling it gets a cut and the model is solved again (each
@@ -99,7 +107,7 @@ def fit(question: Question, backend: str | Backend | None = None, time_limit: fl
     solver = backend if isinstance(backend, Backend) else get_backend(backend)
     started = time.monotonic()
     run = _Run(question, solver, started, None if time_limit is None else started + time_limit, on_progress,
-               encoding)
+               encoding, first)
     try:
         run.tell(f"solving with {solver.name}")
         answer = _decide(run, seed, explain, counting, write or {})
@@ -129,6 +137,10 @@ def _decide(run: _Run, seed: int, explain: bool, counting: bool, write: Mapping[
             return FitAnswer(Verdict.UNKNOWN, spec, backend=solver.name, detail=str(exc))
     enc = run.encoding
     _write_model(enc.model, write)
+    if run.first is not None:
+        found = _tried_first(run)
+        if found is not None:
+            return replace(found, model_size=model_size(enc.model))
     pending_count = counting and spec.budget <= 1
     counted: CoreRefutation | None = None
     rounds = 0
@@ -153,6 +165,19 @@ def _decide(run: _Run, seed: int, explain: bool, counting: bool, write: Mapping[
         if enc.lazy_forbidden and _cut_forbidden(enc, grid):
             continue
         return verified_answer(grid, solver.name, **common)
+
+
+def _tried_first(run: _Run) -> FitAnswer | None:
+    """The first try's FITS answer, checked again by the finder, or None."""
+    assert run.first is not None
+    try_, seconds = run.first
+    left = run.left()
+    run.tell(f"trying first, then solving with {run.solver.name}")
+    found = try_(run.question, check_seconds(seconds) if left is None else min(check_seconds(seconds), left))
+    run.tell(f"solving with {run.solver.name}")
+    if found is None:
+        return None
+    return verified_answer(found.grid, found.backend, run.question, backend=found.backend, detail=found.detail)
 
 
 def _decided_by_counting(counted: CoreRefutation | None, run: _Run, rounds: int) -> FitAnswer | None:
