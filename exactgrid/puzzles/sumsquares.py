@@ -44,6 +44,7 @@ from ..backends import Status, backend_name, get_backend
 from ..inputs import InputError
 from ..model import BoolModel
 from ..stopping import interruption
+from ..wording import plural
 from .clock import Clock
 
 MIN_N = 1
@@ -416,8 +417,8 @@ def solve_dp(n: int, time_limit: float | None = None, on_progress: OnProgress | 
         for j in range(n):
             at.starts.append(at.table)
             at.i, at.j = 0, j
-            clock.tell(f"DP: column {j + 1} of {n} ({at.table.size:,} states)", "round", bound=at.bound(), done=j,
-                       total=n)
+            clock.tell(f"DP: column {j + 1} of {n} ({plural(at.table.size, 'state')})", "round",
+                       bound=at.bound(), done=j, total=n)
             for i, step in enumerate(_steps(n, j)):
                 at.i = i
                 if clock.out_of_time():
