@@ -566,6 +566,19 @@ def solve_sum_of_squares(n: int, method: Method = "both", backend: str | None = 
     if method == "dp" and backend is not None:
         raise SumSquaresInputError(f"the dynamic programme uses no backend; --backend {backend} goes with "
                                    "--method ilp or both")
+    try:
+        return _run(n, method, name, seed, clock)
+    except KeyboardInterrupt as exc:  # between the methods' own answers to an interruption
+        stopped_by = interruption(exc)
+        stopped = MethodResult((), None, False, None, 0.0, f"interrupted ({stopped_by}) before an answer", stopped_by)
+        return _answer(n, stopped, method, None if method == "dp" else name, clock.elapsed())
+
+
+def _run(n: int, method: str, name: str, seed: int, clock: Clock) -> SumSquaresAnswer:
+    """:func:`solve_sum_of_squares` on checked input."""
+    on_progress = clock.on_progress
+    clock.tell({"dp": "the dynamic programme", "ilp": f"the ILP on {name}",
+                "both": f"the dynamic programme, then the ILP on {name}"}[method])
     # the methods are called positionally (tests replace them with stand-ins taking *args)
     if method == "dp":
         return _answer(n, solve_dp(n, clock.left(), on_progress), "dp", None, clock.elapsed())

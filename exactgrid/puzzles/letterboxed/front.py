@@ -4,7 +4,7 @@ question, runs the chosen method (or both, cross-checked) within one time limit,
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from ...answer import DEFAULT_TIME_LIMIT, OnProgress
 from ...inputs import check_whole
@@ -14,6 +14,9 @@ from .answer import LetterBoxedAnswer
 from .ilp import DEFAULT_BACKEND, ilp_answer
 from .rules import LetterBox, LetterBoxError, Words, load_words
 from .search import search_answer
+
+if TYPE_CHECKING:
+    from ...backends import Backend
 
 Method = Literal["search", "ilp", "both"]
 METHODS: tuple[str, ...] = ("search", "ilp", "both")
@@ -44,18 +47,11 @@ def solve_letter_boxed(box_or_text: LetterBox | str | Sequence[str], words: Word
     """
     clock = Clock.start("letterboxed", time_limit, on_progress)
     box = LetterBox.parse(box_or_text)
-    if method not in METHODS:
-        raise LetterBoxError(f"unknown method {method!r}; choose from {', '.join(METHODS)}")
-    if max_words is not None:
-        check_whole(max_words, "max_words", 1)
-    if method == "search" and backend is not None:
-        raise LetterBoxError("a backend only applies to the ILP: use method 'ilp' or 'both'")
-    solver = None
-    if method != "search":
-        from ...backends import backend_name, get_backend
-
-        solver = get_backend(backend_name(backend, DEFAULT_BACKEND))
+    solver = _checked(method, max_words, backend)
+    plan = {"search": "breadth-first search", "ilp": f"ILP on {solver and solver.name}",
+            "both": f"search, then ILP on {solver and solver.name}"}
     try:
+        clock.tell(plan[method])
         dictionary = load_words(words)
     except KeyboardInterrupt as exc:
         return LetterBoxedAnswer(box, (), None, False, f"interrupted ({interruption(exc)}) while loading the words",
@@ -74,3 +70,19 @@ def solve_letter_boxed(box_or_text: LetterBox | str | Sequence[str], words: Word
     how = f"{search.how}; and {ilp.how}" + ("" if ilp.proven else " (the ILP did not finish: no cross-check)")
     return LetterBoxedAnswer(box, search.words, search.fewest, search.proven, how, f"both (search, {ilp.method})",
                              clock.elapsed(), search.playable, max_words, ilp.stopped_by)
+
+
+def _checked(method: str, max_words: int | None, backend: str | None) -> Backend | None:
+    """The backend the method uses (None for the search), after checking the method and
+    ``max_words``; LetterBoxError (or BackendError) with a one-line message."""
+    if method not in METHODS:
+        raise LetterBoxError(f"unknown method {method!r}; choose from {', '.join(METHODS)}")
+    if max_words is not None:
+        check_whole(max_words, "max_words", 1)
+    if method == "search":
+        if backend is not None:
+            raise LetterBoxError("a backend only applies to the ILP: use method 'ilp' or 'both'")
+        return None
+    from ...backends import backend_name, get_backend
+
+    return get_backend(backend_name(backend, DEFAULT_BACKEND))
