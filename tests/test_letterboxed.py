@@ -222,8 +222,9 @@ def test_the_search_tie_break_on_the_seed_box(words):
 def test_answer_as_dict_and_text(words):
     answer = solve_letter_boxed("xoy tws apv kri", words)
     data = json.loads(json.dumps(answer.to_dict()))
-    assert list(data) == ["box", "sides", "words", "fewest", "letters", "proven", "how", "method", "max_words",
-                          "playable", "seconds", "stopped_by"]
+    assert list(data) == ["outcome", "seconds", "stopped_by", "exit_code", "box", "sides", "words", "fewest",
+                          "letters", "proven", "how", "method", "max_words", "playable"]
+    assert data["outcome"] == "optimal" and data["exit_code"] == 0 and data["stopped_by"] is None
     assert data["box"] == "XOY TWS APV KRI" and data["fewest"] == 3 and data["words"] == list(answer.words)
     text = answer.text()
     assert "fewest words: 3 (proven fewest)" in text and " - ".join(answer.words) in text
@@ -337,10 +338,10 @@ def test_front_door_refuses_bad_options():
 
 
 def test_both_raises_when_the_solvers_disagree(monkeypatch):
-    def wrong(box, words, max_words, backend, time_limit):
+    def wrong(box, words, max_words, solver, seed, clock):
         return LetterBoxedAnswer(LetterBox.parse(box), (), None, True, "made up", "ilp (fake)", 0.0, 0)
 
-    monkeypatch.setattr(lb, "solve_by_ilp", wrong)
+    monkeypatch.setattr(lb.front, "ilp_answer", wrong)
     with pytest.raises(AssertionError, match="disagree"):
         solve_letter_boxed("ab cd ef", ["ACE", "EBD", "DAF"], method="both")
 

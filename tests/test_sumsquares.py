@@ -187,7 +187,9 @@ def test_ilp_model_accepts_the_seed_grids_and_refuses_a_broken_one():
 def test_answer_dict_and_text():
     answer = ss.solve_sum_of_squares(5, method="dp")
     data = json.loads(json.dumps(answer.to_dict()))
-    assert list(data) == ["n", "status", "total", "bound", "grid", "method", "backend", "how", "seconds", "stopped_by"]
+    assert list(data) == ["outcome", "seconds", "stopped_by", "exit_code", "n", "status", "total", "bound", "grid",
+                          "method", "backend", "how"]
+    assert data["outcome"] == "optimal" and data["exit_code"] == 0 and data["stopped_by"] is None
     assert data["grid"] == BEST_5.split("/") and data["total"] == 205 and data["status"] == "optimal"
     assert data["method"] == "dp" and data["backend"] is None
     lines = answer.text().splitlines()

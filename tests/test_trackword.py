@@ -202,8 +202,9 @@ def test_answer_text_and_json(fixture_answer):
     assert "words  59 of 3-9 letters (ENABLE)" in text
     assert "9 letters (1)\n  RETRIEVES  r2c2 r1c2 r1c3 r2c3 r3c3 r3c2 r3c1 r2c1 r1c1" in text
     data = json.loads(json.dumps(fixture_answer.to_dict()))
-    assert list(data) == ["grid", "rows", "shape", "moves", "path_rule", "budget", "list", "min_length",
-                          "max_length", "count", "words", "seconds"]
+    assert list(data) == ["outcome", "seconds", "stopped_by", "exit_code", "grid", "rows", "shape", "moves",
+                          "path_rule", "budget", "list", "min_length", "max_length", "count", "words"]
+    assert data["outcome"] == "optimal" and data["exit_code"] == 0 and data["stopped_by"] is None
     assert data["count"] == 59 and data["rows"] == ["SET", "ERR", "VEI"]
     assert data["words"][0] == {"word": "RETRIEVES", "length": 9, "spelled": "RETRIEVES",
                                 "cells": [4, 1, 2, 5, 8, 7, 6, 3, 0],

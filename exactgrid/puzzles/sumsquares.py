@@ -15,45 +15,47 @@ Two methods that share nothing but the rules, and a referee that shares nothing 
   number ``sum_p 10^p * d_p`` is divisible by k when ``sum_p sum_v ((v * 10^p) mod k) * x_pv
   = k * q`` for a whole q >= 0, written in binary literals (weights ``-k * 2^b``). Reducing
   every coefficient modulo k keeps them below k (the raw place values reach 10^(n-1)), so the
-  LP relaxation stays tight: CBC proves n = 5 in 0.3 s and n = 8 in 20 s (measured). With
-  ``v * (10^p mod k)`` it did not prove n = 8 in 60 s; with raw place values it found no grid
-  at all for n = 4 in 60 s.
+  LP relaxation stays tight; how much that helps the backends, against ``v * (10^p mod k)``
+  and raw place values: measured in docs/benchmarks.md, section Puzzles.
 * ``"dp"``: an exact dynamic programme (:func:`solve_dp`) over the cells in column-major order.
   Its state is the remainder of every row number read so far and of the current column. A row
   i whose digits up to column j are read as R only needs R modulo ``i / gcd(i, 10^e)``, e the
   number of columns still to come (the rest of R is a multiple of i once shifted left e
   places), so rows 2, 4, 5, 8, 10 cost nothing until their last digits, and a row or column
   is dropped from the state (remainder 0 enforced) once its last digit is placed. The largest
-  state table has 60 entries at n = 5, 81,648 at n = 9, 7.2 million at n = 12 (n = 12 in 2 s).
+  state table has 60 entries at n = 5, 81,648 at n = 9, 7.2 million at n = 12 (how long each
+  n takes: measured in docs/benchmarks.md, section Puzzles).
+
+:func:`solve_sum_of_squares` is the front door: one call, one time limit, an answer
+(:class:`SumSquaresAnswer`) that meets the contract of :mod:`exactgrid.answer`.
 """
 
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
 
+from ..answer import DEFAULT_TIME_LIMIT, Answer, OnProgress, Outcome
 from ..backends import Status, backend_name, get_backend
-from ..inputs import InputError, check_seconds
+from ..inputs import InputError
 from ..model import BoolModel
 from ..stopping import interruption
+from ..wording import plural
+from .clock import Clock
 
 MIN_N = 1
 MAX_N = 12
 """The largest n accepted: what the exact DP proves in seconds on a small machine. Its largest
-table has 7.2 million entries at n = 12 (2 s, 130 MB measured), 101 million at n = 13 (53 s,
-1.6 GB) and 763 million at n = 14 (some 10 GB), so n >= 13 is refused rather than left to
-exhaust memory. The ILP proves less (``tools/bench_sumsquares.py``, 60-120 s per run): CBC
-n <= 8 (n = 8 in 27 s) and n = 10, but no grid for n = 9 or 12 and no proof for n = 11;
-HiGHS and CP-SAT prove every n up to 12 in under 13 s."""
+table has 7.2 million entries at n = 12, 101 million at n = 13 and 763 million at n = 14, so
+n >= 13 is refused rather than left to exhaust memory. Time and memory per n, and how far
+each backend's ILP gets: measured in docs/benchmarks.md, section Puzzles."""
 
 METHODS = ("ilp", "dp", "both")
 DEFAULT_BACKEND = "cbc"
-DEFAULT_TIME_LIMIT = 60.0
 
 Method = Literal["ilp", "dp", "both"]
 Digits = str | Sequence[str] | Sequence[int] | Sequence[Sequence[int]]
@@ -256,26 +258,30 @@ class MethodResult:
 
 
 def solve_ilp(n: int, backend: str | None = None, time_limit: float | None = DEFAULT_TIME_LIMIT,
-              seed: int = 0) -> MethodResult:
+              seed: int = 0, on_progress: OnProgress | None = None) -> MethodResult:
     """Solve the ILP of :func:`build_model` with a backend that can optimise (CBC by default).
 
-    Proven only when the backend says OPTIMAL; at the time limit, the best grid it found (if
-    any) and the bound it proved (if it reports one: HiGHS and CP-SAT do, CBC does not).
+    Proven only when the backend says OPTIMAL; when ``time_limit`` (wall-clock seconds from the
+    call, None: none) runs out, the best grid it found (if any) and the bound it proved (if it
+    reports one: HiGHS and CP-SAT do, CBC does not). Ctrl-C (or a stop signal) ends it with no
+    grid (the backend's incumbent is lost with it). ``on_progress`` hears when the model goes
+    to the backend.
     """
     name = backend_name(backend, DEFAULT_BACKEND)
     solver = get_backend(name)
     if "optimise" not in solver.capabilities:
         raise SumSquaresInputError(f"backend {name!r} cannot optimise; `exactgrid backends` lists those that can")
-    started = time.monotonic()
+    clock = Clock.start("sumsquares", time_limit, on_progress)
     try:
         built = build_model(n)
-        result = solver.solve(built.model, time_limit=time_limit, seed=seed)
+        size = f"{built.model.num_vars} binaries, {len(built.model.linear)} rows"
+        clock.tell(f"ILP on {name}: {size}")
+        result = solver.solve(built.model, time_limit=clock.left(), seed=seed)
     except KeyboardInterrupt as exc:  # Ctrl-C or a stop signal: the backend's incumbent is lost with it
         stopped_by = interruption(exc)
-        return MethodResult((), None, False, None, time.monotonic() - started,
+        return MethodResult((), None, False, None, clock.elapsed(),
                             f"ILP via {name}: interrupted ({stopped_by}) before an answer", stopped_by)
-    seconds = time.monotonic() - started
-    size = f"{built.model.num_vars} binaries, {len(built.model.linear)} rows"
+    seconds = clock.elapsed()
     if result.status == Status.UNSAT:
         raise AssertionError(f"{name} calls the {n}x{n} puzzle infeasible, but the all-zero grid keeps every rule")
     if not result.found or result.true_vars is None:
@@ -378,51 +384,83 @@ def _column(start: np.ndarray, n: int, j: int) -> list[np.ndarray]:
     return tables
 
 
-def solve_dp(n: int, time_limit: float | None = None) -> MethodResult:
+@dataclass
+class _Forward:
+    """Where the DP's forward pass is: the table after the cells placed so far (the next one is
+    row ``i`` of column ``j``), the table at the start of each column done, the largest table."""
+
+    n: int
+    table: np.ndarray
+    starts: list[np.ndarray]
+    largest: int = 1
+    i: int = 0
+    j: int = 0
+
+    def bound(self) -> int:
+        """A proven upper bound on the sum: the best table value plus 9 for every cell to come."""
+        return int(self.table.max()) + 9 * (self.n * self.n - self.j * self.n - self.i)
+
+
+def solve_dp(n: int, time_limit: float | None = None, on_progress: OnProgress | None = None) -> MethodResult:
     """The exact optimum by dynamic programming over the cells (see the module docstring).
 
     The forward pass keeps the table at the start of each column; the grid is read back
     column by column from the right, recomputing that column's tables. If ``time_limit``
-    runs out during the forward pass, no grid is returned, only a bound: the best table
-    value plus 9 for every cell not yet placed. So does Ctrl-C (or a stop signal) there.
+    (wall-clock seconds from the call; None: none) runs out during the forward pass, no grid
+    is returned, only a bound: the best table value plus 9 for every cell not yet placed. So
+    does Ctrl-C (or a stop signal). ``on_progress`` hears of each column (``bound``: that bound).
     """
     n = check_n(n)
-    started = time.monotonic()
-    table = np.zeros((1,) * (n + 1), dtype=np.int16)
-    starts: list[np.ndarray] = []
-    largest = 1
-    for j in range(n):
-        starts.append(table)
-        for i, step in enumerate(_steps(n, j)):
-            if time_limit is not None and time.monotonic() - started >= time_limit:
-                bound = int(table.max()) + 9 * (n * n - j * n - i)
-                return MethodResult((), None, False, bound, time.monotonic() - started,
-                                    f"DP: stopped at cell {i + 1},{j + 1} after {time_limit:g} s")
-            try:
-                table = _forward(table, step)
-            except KeyboardInterrupt as exc:  # the table before this cell still bounds the sum
-                bound, stopped_by = int(table.max()) + 9 * (n * n - j * n - i), interruption(exc)
-                return MethodResult((), None, False, bound, time.monotonic() - started,
-                                    f"DP: interrupted ({stopped_by}) at cell {i + 1},{j + 1}", stopped_by)
-            largest = max(largest, table.size)
+    clock = Clock.start("sumsquares", time_limit, on_progress)
+    at = _Forward(n, np.zeros((1,) * (n + 1), dtype=np.int16), [])
+    try:
+        for j in range(n):
+            at.starts.append(at.table)
+            at.i, at.j = 0, j
+            clock.tell(f"DP: column {j + 1} of {n} ({plural(at.table.size, 'state')})", "round",
+                       bound=at.bound(), done=j, total=n)
+            for i, step in enumerate(_steps(n, j)):
+                at.i = i
+                if clock.out_of_time():
+                    return MethodResult((), None, False, at.bound(), clock.elapsed(),
+                                        f"DP: stopped at cell {at.i + 1},{at.j + 1} after {clock.time_limit:g} s")
+                at.table = _forward(at.table, step)
+                at.largest = max(at.largest, at.table.size)
+        at.i, at.j = 0, n  # every cell placed: the bound is the optimum
+        grid = _read_back(at)
+    except KeyboardInterrupt as exc:  # the table before the cell being placed still bounds the sum
+        stopped_by = interruption(exc)
+        where = f"at cell {at.i + 1},{at.j + 1}" if at.j < n else "while reading the grid back"
+        return MethodResult((), None, False, at.bound(), clock.elapsed(), f"DP: interrupted ({stopped_by}) {where}",
+                            stopped_by)
+    total = int(at.table[(0,) * (n + 1)])
+    how = f"exact DP over the {n * n} cells (largest table {at.largest:,} states): proved optimal"
+    return MethodResult(grid, total, True, total, clock.elapsed(), how)
+
+
+def _read_back(at: _Forward) -> tuple[tuple[int, ...], ...]:
+    """The optimal grid, read back column by column from the right after the forward pass."""
+    n = at.n
     state = (0,) * (n + 1)
-    total = int(table[state])
     digits = [[0] * n for _ in range(n)]
     for j in range(n - 1, -1, -1):
-        tables = _column(starts[j], n, j)
+        tables = _column(at.starts[j], n, j)
         for i, step in reversed(list(enumerate(_steps(n, j)))):
             state, digits[i][j] = _backward(tables[i], tables[i + 1], state, step)
-    grid = tuple(tuple(row) for row in digits)
-    how = f"exact DP over the {n * n} cells (largest table {largest:,} states): proved optimal"
-    return MethodResult(grid, total, True, total, time.monotonic() - started, how)
+    return tuple(tuple(row) for row in digits)
 
 
 # --------------------------------------------------------------------------- the answer
 
 
 @dataclass(frozen=True)
-class SumSquaresAnswer:
-    """The answer to one Sum of Squares question; its grid has been checked by :func:`check_grid`."""
+class SumSquaresAnswer(Answer):
+    """The answer to one Sum of Squares question; its grid has been checked by :func:`check_grid`.
+
+    ``outcome`` (:class:`~exactgrid.answer.Outcome`): OPTIMAL for a grid proven optimal,
+    FEASIBLE for the best grid found without that proof (with ``bound`` when one was proven),
+    UNKNOWN when no grid was found (``bound`` may still say how high the sum can go).
+    """
 
     n: int
     grid: tuple[str, ...]
@@ -439,15 +477,26 @@ class SumSquaresAnswer:
     stopped_by: str | None = None
     """What interrupted the work (``Ctrl-C``, ``SIGTERM``, ``SIGHUP``), or None."""
 
+    @property
+    def outcome(self) -> Outcome:  # type: ignore[override]
+        """OPTIMAL, FEASIBLE or UNKNOWN: :attr:`status` in the contract's words."""
+        return STATUS_OUTCOMES[self.status]
+
+    @property
+    def proven(self) -> bool:
+        """Whether the total is proven optimal."""
+        return self.status == "optimal"
+
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready, stable keys: n, status, total, bound, grid, method, backend, how, seconds,
-        stopped_by."""
-        return {"n": self.n, "status": self.status, "total": self.total, "bound": self.bound,
-                "grid": list(self.grid), "method": self.method, "backend": self.backend, "how": self.how,
-                "seconds": round(self.seconds, 3), "stopped_by": self.stopped_by}
+        """JSON-ready, stable keys: the contract's (outcome, seconds, stopped_by, exit_code), then
+        n, status, total, bound, grid, method, backend, how."""
+        return {**self.contract_dict(), "n": self.n, "status": self.status, "total": self.total,
+                "bound": self.bound, "grid": list(self.grid), "method": self.method, "backend": self.backend,
+                "how": self.how}
 
     def text(self) -> str:
-        """The grid as a block of digits, the sum with its status, and how it was found."""
+        """The answer as ``exactgrid sumsquares`` prints it: the grid as a block of digits, the
+        sum with its status, and how it was found."""
         lines = [" ".join(row) for row in self.grid]
         if self.status == "none":
             lines.append(f"no grid found (bound {_text(self.bound)})")
@@ -457,6 +506,10 @@ class SumSquaresAnswer:
             lines.append(f"sum {self.total} (best found; bound {_text(self.bound)})")
         lines.append(f"how: {self.how}")
         return "\n".join(lines)
+
+
+STATUS_OUTCOMES = {"optimal": Outcome.OPTIMAL, "best found": Outcome.FEASIBLE, "none": Outcome.UNKNOWN}
+""":attr:`SumSquaresAnswer.status` -> its outcome."""
 
 
 def _text(value: int | None) -> str:
@@ -490,37 +543,59 @@ def _agree(n: int, dp: MethodResult, ilp: MethodResult, backend: str) -> str:
 
 
 def solve_sum_of_squares(n: int, method: Method = "both", backend: str | None = None,
-                         time_limit: float = DEFAULT_TIME_LIMIT, seed: int = 0) -> SumSquaresAnswer:
+                         time_limit: float | None = DEFAULT_TIME_LIMIT, seed: int = 0,
+                         on_progress: OnProgress | None = None) -> SumSquaresAnswer:
     """The largest digit sum of an n x n Sum of Squares grid, with a grid that reaches it.
 
     ``method``: ``"dp"`` (exact dynamic programme), ``"ilp"`` (integer programme through
-    ``backend``, default ``"cbc"``), or ``"both"`` (the DP's answer, after checking that the
-    two methods agree: AssertionError if they disagree on a proven optimum, or if one finds a
-    grid above the other's proven optimum or bound). ``time_limit`` applies to each method.
-    Raises :class:`SumSquaresInputError` for n outside 1..MAX_N or an unknown method, and
-    :class:`~exactgrid.backends.BackendError` for a backend that is unknown or not installed.
+    ``backend``, default ``"cbc"``), or ``"both"``: the DP, then the ILP in the time left, and
+    the DP's answer after checking that the two agree (AssertionError if they disagree on a
+    proven optimum, or if one finds a grid above the other's proven optimum or bound).
+    ``time_limit``: wall-clock seconds from the call for everything (None: no limit).
+    ``on_progress(event)`` hears of each DP column (``bound``: the sum can go no higher) and of
+    the ILP's start. Ctrl-C (or a stop signal) ends the work with the answer so far
+    (``stopped_by``). Raises :class:`SumSquaresInputError` for n outside 1..MAX_N, an unknown
+    method or a bad time limit, and :class:`~exactgrid.backends.BackendError` for a backend
+    that is unknown or not installed.
     """
+    clock = Clock.start("sumsquares", time_limit, on_progress)
     n = check_n(n)
     if method not in METHODS:
         raise SumSquaresInputError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
-    limit = check_seconds(time_limit)
-    started = time.monotonic()
     name = backend_name(backend, DEFAULT_BACKEND)
     if method == "dp" and backend is not None:
         raise SumSquaresInputError(f"the dynamic programme uses no backend; --backend {backend} goes with "
                                    "--method ilp or both")
+    try:
+        return _run(n, method, name, seed, clock)
+    except KeyboardInterrupt as exc:  # between the methods' own answers to an interruption
+        stopped_by = interruption(exc)
+        stopped = MethodResult((), None, False, None, 0.0, f"interrupted ({stopped_by}) before an answer", stopped_by)
+        return _answer(n, stopped, method, None if method == "dp" else name, clock.elapsed())
+
+
+def _run(n: int, method: str, name: str, seed: int, clock: Clock) -> SumSquaresAnswer:
+    """:func:`solve_sum_of_squares` on checked input."""
+    on_progress = clock.on_progress
+    clock.tell({"dp": "the dynamic programme", "ilp": f"the ILP on {name}",
+                "both": f"the dynamic programme, then the ILP on {name}"}[method])
+    # the methods are called positionally (tests replace them with stand-ins taking *args)
     if method == "dp":
-        return _answer(n, solve_dp(n, limit), "dp", None, time.monotonic() - started)
+        return _answer(n, solve_dp(n, clock.left(), on_progress), "dp", None, clock.elapsed())
     if method == "ilp":
-        return _answer(n, solve_ilp(n, name, limit, seed), "ilp", name, time.monotonic() - started)
-    ilp = solve_ilp(n, name, limit, seed)
-    if ilp.stopped_by:  # interrupted: the DP is not started
-        return _answer(n, ilp, "both", name, time.monotonic() - started)
-    dp = solve_dp(n, limit)
+        return _answer(n, solve_ilp(n, name, clock.left(), seed, on_progress), "ilp", name, clock.elapsed())
+    dp = solve_dp(n, clock.left(), on_progress)
+    if dp.stopped_by:  # interrupted: the ILP is not started
+        return _answer(n, dp, "both", name, clock.elapsed())
+    left = clock.left()
+    if left is not None and left <= 0:
+        ilp = MethodResult((), None, False, None, 0.0, f"ILP via {name}: not started (the time limit ran out)")
+    else:
+        ilp = solve_ilp(n, name, left, seed, on_progress)
     _answer(n, ilp, "ilp", name, 0.0)  # checks the ILP's grid too
     how = _agree(n, dp, ilp, name)
     best = dp if dp.proven or ilp.total is None or (dp.total or -1) >= ilp.total else ilp
     bounds = [b for b in (dp.bound, ilp.bound) if b is not None]
     bound = min(bounds) if bounds else None
-    merged = MethodResult(best.grid, best.total, dp.proven or ilp.proven, bound, 0.0, how, dp.stopped_by)
-    return _answer(n, merged, "both", name, time.monotonic() - started)
+    merged = MethodResult(best.grid, best.total, dp.proven or ilp.proven, bound, 0.0, how, ilp.stopped_by)
+    return _answer(n, merged, "both", name, clock.elapsed())

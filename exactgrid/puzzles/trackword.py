@@ -12,26 +12,32 @@ words, RETRIEVES among them.
   cell along a Hamiltonian path, so the path alone determines the grid: enumerating every
   Hamiltonian path of the board (784 on the 3x3 king board, each direction counted), placing
   the word along it, and scoring every distinct grid (up to the board's symmetries, which keep
-  every word) covers every grid that holds the word. The best is therefore a proven optimum,
-  in about a second. ``exactgrid solve`` is the wrong tool here: it refuses simple paths, and
-  local search proves nothing. Any board works whose cells number the word's letters, as long
-  as it has at most :data:`MAX_BUILD_PATHS` Hamiltonian paths (the 3x4 king board has 9,356;
-  4x4 has far more and is refused).
+  every word) covers every grid that holds the word. The best is therefore a proven optimum
+  (how long it takes: measured in docs/benchmarks.md, section Puzzles). ``exactgrid solve`` is
+  the wrong tool here: it refuses simple paths, and local search proves nothing. Any board
+  works whose cells number the word's letters, as long as it has at most
+  :data:`MAX_BUILD_PATHS` Hamiltonian paths (the 3x4 king board has 9,356; 4x4 has far more
+  and is refused).
+
+Both answers (:class:`TrackwordAnswer`, :class:`TrackwordBuild`) meet the contract of
+:mod:`exactgrid.answer`.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from ..answer import DEFAULT_TIME_LIMIT, Answer, OnProgress, Outcome
 from ..data import word_list
-from ..geometry import Board, PathRule
+from ..geometry import Board, MoveRule, PathRule, parse_shape
 from ..grid import Grid, parse_grid
 from ..inputs import InputError, ascii_upper, check_whole
 from ..stopping import interruption
 from ..words import WordList
-from ..wordsearch import WordHit, check_lengths, hamiltonian_paths, search_words, trie_for
+from ..wordsearch import Trie, WordHit, check_lengths, hamiltonian_paths, search_words, trie_for
+from .clock import Clock
 
 MIN_LENGTH = 3
 MAX_LENGTH = 9
@@ -41,11 +47,17 @@ MAX_BUILD_PATHS = 20_000
 
 
 @dataclass(frozen=True)
-class TrackwordAnswer:
+class TrackwordAnswer(Answer):
     """The words a grid holds, each with the path that spells it (cell indices, row-major).
 
     ``words`` are sorted longest first, then alphabetically; ``seconds`` is the wall time of
     the search (including building the list's trie, the first time only).
+
+    ``outcome`` is OPTIMAL: the list answers "which words does this grid hold?" exactly and
+    completely (one exhaustive search; nothing is guessed, nothing left out), which is a proven
+    answer, like an optimum that is proven; a yes/no outcome (FITS, DOES_NOT_FIT) would answer a
+    question nobody asked. UNKNOWN when Ctrl-C (or a stop signal, ``stopped_by``) cut the
+    search short: ``words`` is then empty, the search giving its words only at its end.
     """
 
     grid: Grid
@@ -57,6 +69,13 @@ class TrackwordAnswer:
     seconds: float
     budget: int = 0
     """Letters a word may have altered (0 in Trackword: exact)."""
+    stopped_by: str | None = None
+    """``Ctrl-C``, ``SIGTERM`` or ``SIGHUP`` when an interruption cut the search short, else None."""
+
+    @property
+    def outcome(self) -> Outcome:  # type: ignore[override]
+        """OPTIMAL (the complete list), or UNKNOWN when interrupted (see the class notes)."""
+        return Outcome.UNKNOWN if self.stopped_by else Outcome.OPTIMAL
 
     @property
     def count(self) -> int:
@@ -71,13 +90,14 @@ class TrackwordAnswer:
         return {size: tuple(groups[size]) for size in sorted(groups, reverse=True)}
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict with stable keys (``grid``, ``rows``, ``shape``, ``moves``,
+        """A JSON-ready dict with stable keys: the contract's (``outcome``, ``seconds``,
+        ``stopped_by``, ``exit_code``), then ``grid``, ``rows``, ``shape``, ``moves``,
         ``path_rule``, ``budget``, ``list``, ``min_length``, ``max_length``, ``count``, ``words``:
         each with ``word``, ``length``, ``spelled`` (altered letters in lower case), ``path`` as
-        cell labels and ``cells`` as 0-based indices;
-        ``seconds``)."""
+        cell labels and ``cells`` as 0-based indices."""
         board = self.grid.board
         return {
+            **self.contract_dict(),
             "grid": self.grid.letters,
             "rows": self.grid.rows(),
             "shape": board.shape_name,
@@ -93,30 +113,34 @@ class TrackwordAnswer:
         }
 
     def text(self) -> str:
-        """What a command line prints: the grid block, the count, then the words by length,
+        """What ``exactgrid words`` prints: the grid block, the count, then the words by length,
         each with its path as cell labels (``r1c2``)."""
         rules = _describe(self.grid.board, self.path_rule) + (f", budget {self.budget}" if self.budget else "")
-        lines = [self.grid.block(), "", f"grid   {self.grid.letters}  ({rules})",
-                 f"words  {self.count} of {_lengths(self.min_length, self.max_length)} letters "
-                 f"({self.list_name})"]
+        count = (f"{self.count} of {_lengths(self.min_length, self.max_length)} letters" if not self.stopped_by
+                 else f"unknown: interrupted ({self.stopped_by})")
+        lines = [self.grid.block(), "", f"grid   {self.grid.letters}  ({rules})", f"words  {count} ({self.list_name})"]
         lines += _word_lines(self.by_length(), self.grid.board)
         return "\n".join(lines)
 
 
 @dataclass(frozen=True)
-class TrackwordBuild:
+class TrackwordBuild(Answer):
     """The best grid holding ``word``: the most words of the list, proven over every grid
     that holds it (see :func:`build_grid`).
 
     ``paths`` is how many Hamiltonian paths were enumerated, ``tried`` how many distinct grids
     (up to symmetry) were scored, ``ties`` how many of them reach the best count; ``answer``
-    lists the best grid's words with their paths. ``stopped_by`` names what interrupted the
-    scoring (``Ctrl-C``, ``SIGTERM``, ``SIGHUP``: the grid is then the best of those scored, not
-    proven), or is None.
+    lists the best grid's words with their paths (None when no grid was scored). ``stopped_by``
+    names what interrupted the scoring (``Ctrl-C``, ``SIGTERM``, ``SIGHUP``: the grid is then
+    the best of those scored, not proven), or is None; ``proven`` is False when an
+    interruption or the time limit stopped the scoring early.
+
+    ``outcome``: OPTIMAL when every grid was scored (the proven best), FEASIBLE for the best of
+    the grids scored before the scoring stopped, UNKNOWN when none was.
     """
 
     word: str
-    answer: TrackwordAnswer
+    answer: TrackwordAnswer | None
     word_path: tuple[int, ...]
     paths: int
     tried: int
@@ -124,49 +148,61 @@ class TrackwordBuild:
     how: str
     seconds: float
     stopped_by: str | None = None
+    proven: bool = True
 
     @property
-    def grid(self) -> Grid:
-        """The best grid (the smallest string among its symmetric images)."""
-        return self.answer.grid
+    def outcome(self) -> Outcome:  # type: ignore[override]
+        """OPTIMAL, FEASIBLE or UNKNOWN (see the class notes)."""
+        if self.answer is None:
+            return Outcome.UNKNOWN
+        return Outcome.OPTIMAL if self.proven and not self.stopped_by else Outcome.FEASIBLE
+
+    @property
+    def grid(self) -> Grid | None:
+        """The best grid (the smallest string among its symmetric images), or None."""
+        return self.answer.grid if self.answer is not None else None
 
     @property
     def count(self) -> int:
-        """How many words of the list the best grid holds."""
-        return self.answer.count
+        """How many words of the list the best grid holds (0 without a grid)."""
+        return self.answer.count if self.answer is not None else 0
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict with stable keys: ``word``, ``grid``, ``rows``, ``count``,
-        ``word_path`` (cell labels), ``paths``, ``tried``, ``ties``, ``how``, ``seconds``,
-        ``stopped_by``, and ``answer`` (the best grid's :meth:`TrackwordAnswer.to_dict`)."""
-        board = self.grid.board
+        """A JSON-ready dict with stable keys: the contract's (``outcome``, ``seconds``,
+        ``stopped_by``, ``exit_code``), then ``word``, ``grid``, ``rows``, ``count``,
+        ``word_path`` (cell labels), ``paths``, ``tried``, ``ties``, ``how``, and ``answer``
+        (the best grid's :meth:`TrackwordAnswer.to_dict`); without a grid, ``grid``, ``rows``
+        and ``answer`` are null."""
+        grid = self.grid
         return {
+            **self.contract_dict(),
+            "seconds": round(self.seconds, 6),
             "word": self.word,
-            "grid": self.grid.letters,
-            "rows": self.grid.rows(),
+            "grid": grid.letters if grid is not None else None,
+            "rows": grid.rows() if grid is not None else None,
             "count": self.count,
-            "word_path": [board.label(cell) for cell in self.word_path],
+            "word_path": [grid.board.label(cell) for cell in self.word_path] if grid is not None else [],
             "paths": self.paths,
             "tried": self.tried,
             "ties": self.ties,
             "how": self.how,
-            "seconds": round(self.seconds, 6),
-            "stopped_by": self.stopped_by,
-            "answer": self.answer.to_dict(),
+            "answer": self.answer.to_dict() if self.answer is not None else None,
         }
 
     def text(self) -> str:
-        """What a command line prints: the grid, how it was found, the word's path, and the
-        grid's words by length."""
-        board = self.grid.board
-        lines = [self.grid.block(), "",
-                 f"grid   {self.grid.letters}  ({_describe(board, self.answer.path_rule)})",
+        """What ``exactgrid trackword`` prints: the grid, how it was found, the word's path, and
+        the grid's words by length (without a grid: the word, how and the time)."""
+        if self.answer is None:
+            return "\n".join([f"word   {self.word}", f"how    {self.how}", f"time   {self.seconds:.2f} s"])
+        answer, board = self.answer, self.answer.grid.board
+        lines = [answer.grid.block(), "",
+                 f"grid   {answer.grid.letters}  ({_describe(board, answer.path_rule)})",
                  f"word   {self.word}  {' '.join(board.label(c) for c in self.word_path)}",
-                 f"words  {self.count} of {_lengths(self.answer.min_length, self.answer.max_length)} letters "
-                 f"({self.answer.list_name}); {_ties(self.ties)}",
+                 f"words  {self.count} of {_lengths(answer.min_length, answer.max_length)} letters "
+                 f"({answer.list_name}); {_ties(self.ties)}",
                  f"how    {self.how}",
                  f"time   {self.seconds:.2f} s"]
-        lines += _word_lines(self.answer.by_length(), board)
+        lines += _word_lines(answer.by_length(), board)
         return "\n".join(lines)
 
 
@@ -178,7 +214,9 @@ def list_words(grid: Grid | str, words: str | WordList = DEFAULT_WORDS, path_rul
     (``simple`` by Trackword's rules).
 
     ``grid`` is a Grid or its text (``"set/err/vei"``; see :func:`~exactgrid.grid.parse_grid`,
-    king moves). Bad input raises InputError with a one-line message.
+    king moves). Bad input raises InputError with a one-line message. It takes no time limit:
+    the answer is one search that gives its words only at its end. Ctrl-C (or a stop signal)
+    answers UNKNOWN with ``stopped_by`` set.
 
     >>> answer = list_words("set/err/vei")
     >>> answer.count, answer.words[0].word
@@ -194,13 +232,36 @@ def list_words(grid: Grid | str, words: str | WordList = DEFAULT_WORDS, path_rul
     if check_whole(budget, "the alteration budget") > longest:
         raise InputError(f"the alteration budget must be from 0 to {longest} (the longest word counted has "
                          f"{longest} letters; more alters nothing), got {budget}")
-    hits = search_words(board_grid, trie_for(chosen, low, high), path_rule, low, high, budget)
+    hits: list[WordHit] = []
+    stopped_by = None
+    try:
+        hits = search_words(board_grid, trie_for(chosen, low, high), path_rule, low, high, budget)
+    except KeyboardInterrupt as exc:
+        stopped_by = interruption(exc)
     return TrackwordAnswer(board_grid, tuple(hits), low, high, path_rule, chosen.name, time.perf_counter() - start,
-                           budget)
+                           budget, stopped_by)
+
+
+@dataclass
+class _Scoring:
+    """How the scoring of the grids holding the word went: the grids, how many were scored,
+    the best so far (the alphabetically first of the most words), its ties, what stopped it."""
+
+    paths: list[tuple[int, ...]] = field(default_factory=list)
+    grids: list[str] = field(default_factory=list)
+    tried: int = 0
+    letters: str = ""
+    hits: list[WordHit] | None = None
+    ties: int = 0
+    seconds: float = 0.0
+    stopped_by: str | None = None
+    timed_out: bool = False
 
 
 def build_grid(word: str, words: str | WordList = DEFAULT_WORDS, min_length: int = MIN_LENGTH,
-               max_length: int | None = MAX_LENGTH, board: Board | None = None) -> TrackwordBuild:
+               max_length: int | None = MAX_LENGTH, board: Board | str | None = None, moves: MoveRule = "king",
+               time_limit: float | None = DEFAULT_TIME_LIMIT, on_progress: OnProgress | None = None,
+               ) -> TrackwordBuild:
     """The grid holding ``word`` (simple paths, exact) with the most words of the list: an
     exact optimum over every grid that holds it.
 
@@ -209,46 +270,87 @@ def build_grid(word: str, words: str | WordList = DEFAULT_WORDS, min_length: int
     enumerated, grids that are the same up to the board's symmetries (which keep every word)
     are scored once with :func:`~exactgrid.wordsearch.search_words`, and the grid with the
     most words wins; ties go to the alphabetically first grid string, and the grid is shown
-    as the smallest string among its symmetric images. ``board`` defaults to Trackword's 3x3
-    king board; any board with at most :data:`MAX_BUILD_PATHS` Hamiltonian paths works.
-    ``word`` must be letters A-Z (any case), exactly one per cell; it need not be on the list
-    (it counts when it is). Bad input raises InputError with a one-line message.
+    as the smallest string among its symmetric images. ``board`` is a Board or a shape
+    (``"3x4"``, with ``moves``), by default Trackword's 3x3 king board; any board with at most
+    :data:`MAX_BUILD_PATHS` Hamiltonian paths works. ``word`` must be letters A-Z (any case),
+    exactly one per cell; it need not be on the list (it counts when it is). Bad input raises
+    InputError with a one-line message.
+
+    ``time_limit`` (wall-clock seconds from the call; None: none) or Ctrl-C (``stopped_by``)
+    ends the scoring early with the best grid of those scored (FEASIBLE), or none (UNKNOWN).
+    ``on_progress`` hears how many grids there are to score and of each better grid found.
     """
-    start = time.perf_counter()
+    clock = Clock.start("trackword", time_limit, on_progress)
     low, high = check_lengths(min_length, max_length)
-    shape = Board(3, 3) if board is None else board
-    if not isinstance(shape, Board):
-        raise InputError(f"board must be a Board, got {shape!r}")
+    shape = _build_board(board, moves)
     target = _check_build_word(word, shape)
     chosen = word_list(words)
-    trie = trie_for(chosen, low, high)
-    paths = list(hamiltonian_paths(shape, MAX_BUILD_PATHS))
-    if len(paths) > MAX_BUILD_PATHS:
-        raise InputError(f"the {_board_name(shape)} board has more than {MAX_BUILD_PATHS:,} Hamiltonian paths; "
-                         "too many grids to score them all")
-    grids = sorted({_canonical(_lay(target, path), shape) for path in paths})
-    counts: dict[str, int] = {}
-    stopped_by = None
+    scoring = _Scoring()
     try:
-        for letters in grids:
-            counts[letters] = len(search_words(Grid(shape, letters), trie, "simple", low, high))
+        trie = trie_for(chosen, low, high)
+        scoring.paths = list(hamiltonian_paths(shape, MAX_BUILD_PATHS))
+        if len(scoring.paths) > MAX_BUILD_PATHS:
+            raise InputError(f"the {_board_name(shape)} board has more than {MAX_BUILD_PATHS:,} Hamiltonian "
+                             "paths; too many grids to score them all")
+        if not scoring.paths:
+            raise InputError(f"the {_board_name(shape)} board has no path through all its cells for {target}")
+        scoring.grids = sorted({_canonical(_lay(target, path), shape) for path in scoring.paths})
+        _score_grids(scoring, shape, trie, low, high, clock)
     except KeyboardInterrupt as exc:  # Ctrl-C or a stop signal: the best of the grids scored so far
-        if not counts:
-            raise
-        stopped_by = interruption(exc)
-    best = max(counts.values(), default=0)
-    winners = [letters for letters in grids if counts.get(letters) == best]
-    if not winners:
-        raise InputError(f"the {_board_name(shape)} board has no path through all its cells for {target}")
-    answer = list_words(Grid(shape, winners[0]), chosen, "simple", low, high)
-    word_path = next(path for path in paths if all(winners[0][c] == ch for c, ch in zip(path, target)))
-    how = (f"exhaustive over all {len(paths)} Hamiltonian paths of the {_board_name(shape)} board "
-           f"({len(grids)} distinct grids): proven best")
-    if stopped_by:
-        how = (f"interrupted ({stopped_by}) after scoring {len(counts):,} of the {len(grids):,} distinct grids "
-               f"of the {_board_name(shape)} board: the best of those, not proven best")
-    return TrackwordBuild(target, answer, word_path, len(paths), len(counts), len(winners), how,
-                          time.perf_counter() - start, stopped_by)
+        scoring.stopped_by = interruption(exc)
+    answer = None
+    word_path: tuple[int, ...] = ()
+    if scoring.hits is not None:
+        answer = TrackwordAnswer(Grid(shape, scoring.letters), tuple(scoring.hits), low, high, "simple", chosen.name,
+                                 scoring.seconds)
+        word_path = next(path for path in scoring.paths
+                         if all(scoring.letters[c] == ch for c, ch in zip(path, target)))
+    proven = scoring.stopped_by is None and not scoring.timed_out
+    return TrackwordBuild(target, answer, word_path, len(scoring.paths), scoring.tried, scoring.ties,
+                          _build_how(scoring, shape, clock), clock.elapsed(), scoring.stopped_by, proven)
+
+
+def _score_grids(scoring: _Scoring, shape: Board, trie: Trie, low: int, high: int | None, clock: Clock) -> None:
+    """Score the grids in order (alphabetical) until done or out of time, keeping the best in ``scoring``."""
+    clock.tell(f"scoring {len(scoring.grids):,} distinct grids", total=len(scoring.grids), done=0)
+    for letters in scoring.grids:
+        if clock.out_of_time():
+            scoring.timed_out = True
+            return
+        started = time.perf_counter()
+        hits = search_words(Grid(shape, letters), trie, "simple", low, high)
+        scoring.tried += 1
+        if scoring.hits is None or len(hits) > len(scoring.hits):
+            scoring.letters, scoring.hits, scoring.ties = letters, hits, 1
+            scoring.seconds = time.perf_counter() - started
+            clock.tell(f"{len(hits)} words: {letters}", "improvement", best=len(hits), done=scoring.tried,
+                       total=len(scoring.grids))
+        elif len(hits) == len(scoring.hits):
+            scoring.ties += 1
+
+
+def _build_how(scoring: _Scoring, shape: Board, clock: Clock) -> str:
+    """How the best grid was found (or why there is none), for ``how``."""
+    board, grids = _board_name(shape), len(scoring.grids)
+    if scoring.stopped_by is None and not scoring.timed_out:
+        return (f"exhaustive over all {len(scoring.paths)} Hamiltonian paths of the {board} board "
+                f"({grids} distinct grids): proven best")
+    why = (f"interrupted ({scoring.stopped_by})" if scoring.stopped_by
+           else f"the {clock.time_limit:g} s time limit ran out")
+    if scoring.hits is None:
+        return f"{why} before any grid of the {board} board was scored: no grid"
+    return (f"{why} after scoring {scoring.tried:,} of the {grids:,} distinct grids "
+            f"of the {board} board: the best of those, not proven best")
+
+
+def _build_board(board: Board | str | None, moves: MoveRule) -> Board:
+    """The board to build on: a Board as given, a shape (``"3x3"``) with ``moves``, or Trackword's 3x3."""
+    if board is None or isinstance(board, str):
+        rows, cols = parse_shape(board or "3x3")
+        return Board(rows, cols, moves)
+    if not isinstance(board, Board):
+        raise InputError(f"board must be a Board or a shape such as '3x3', got {board!r}")
+    return board
 
 
 def _check_build_word(word: Any, board: Board) -> str:
