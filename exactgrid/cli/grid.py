@@ -118,8 +118,9 @@ def show_command(grid: str, shape: str | None, moves: str, path_rule: str, budge
 @click.option("--budget", type=click.IntRange(min=0), default=0, show_default=True, metavar="K",
               help="Letters that may be altered per word (Trackword: 0).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
-def words_command(grid: str, list_name: str, min_length: int, max_length: int, shape: str | None, moves: str,
-                  path_rule: str, budget: int, as_json: bool) -> None:
+@click.pass_context
+def words_command(ctx: click.Context, grid: str, list_name: str, min_length: int, max_length: int,
+                  shape: str | None, moves: str, path_rule: str, budget: int, as_json: bool) -> None:
     """Every word of the list that GRID spells (Trackword: 3x3, king moves, no cell twice, 3-9
     letters), each with a path, grouped by length, with the count. One search over a trie of
     the list, not one per word."""
@@ -128,3 +129,4 @@ def words_command(grid: str, list_name: str, min_length: int, max_length: int, s
     answer = list_words(read_grid_argument(grid, shape, moves), list_name, path_rule, min_length,  # type: ignore[arg-type]
                         max_length, budget)
     answer_out(answer, as_json)
+    ctx.exit(answer.exit_code)

@@ -12,7 +12,7 @@ import click
 
 from ..geometry import MOVE_RULES
 from .base import Seconds, answer_out, length_options
-from .progress import STOPPED_EXIT, Progress, progress_option, time_left
+from .progress import Progress, progress_option, time_left
 
 
 @click.command("trackword")
@@ -21,20 +21,20 @@ from .progress import STOPPED_EXIT, Progress, progress_option, time_left
 @click.option("--shape", metavar="RxC", default="3x3", show_default=True,
               help="Board shape: WORD has one letter per cell.")
 @click.option("--moves", type=click.Choice(MOVE_RULES), default="king", show_default=True)
+@click.option("--time-limit", type=Seconds(), default=60.0, show_default=True, metavar="SECONDS",
+              help="The best grid scored by then (unproven) after this long.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 @click.pass_context
 def trackword_command(ctx: click.Context, word: str, list_name: str, min_length: int, max_length: int, shape: str,
-                      moves: str, as_json: bool) -> None:
+                      moves: str, time_limit: float, as_json: bool) -> None:
     """Build the grid holding WORD (one letter per cell, along a path that never visits a cell
     twice) with the most words of the list: every placement of WORD is tried, so the grid shown
     is a proven best (exit 0). Ctrl-C or SIGTERM: the best of the grids scored by then (exit 3)."""
-    from ..geometry import Board, parse_shape
     from ..puzzles.trackword import build_grid
 
-    rows, cols = parse_shape(shape)
-    answer = build_grid(word, list_name, min_length, max_length, Board(rows, cols, moves))  # type: ignore[arg-type]
+    answer = build_grid(word, list_name, min_length, max_length, shape, moves, time_limit=time_left(time_limit))  # type: ignore[arg-type]
     answer_out(answer, as_json)
-    ctx.exit(STOPPED_EXIT if answer.stopped_by else 0)
+    ctx.exit(answer.exit_code)
 
 
 @click.command("letterboxed")
@@ -48,7 +48,7 @@ def trackword_command(ctx: click.Context, word: str, list_name: str, min_length:
                    "word count through a backend; both: run the two and check that they agree.")
 @click.option("--backend", default=None, metavar="NAME", help="Backend for the ILP (default cbc).")
 @click.option("--time-limit", type=Seconds(), default=60.0, show_default=True, metavar="SECONDS",
-              help="For the ILP: UNKNOWN after this long.")
+              help="For the whole command: UNKNOWN (or the best found) after this long.")
 @progress_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 @click.pass_context
@@ -60,20 +60,13 @@ def letterboxed_command(ctx: click.Context, box: str, max_words: int | None, lis
     on Ctrl-C or SIGTERM, with what was shown by then (exit 3).
     Words have 3+ letters, consecutive letters from different sides, each word starts with the
     last letter of the one before, and every letter is used."""
-    from ..data import word_list
     from ..puzzles.letterboxed import solve_letter_boxed
 
-    dictionary = word_list(list_name)
-    news = {"search": "breadth-first search", "ilp": f"ILP on {backend or 'cbc'}",
-            "both": f"search, then ILP on {backend or 'cbc'}"}[method]
-    with Progress("letterboxed", None if method == "search" else time_limit, progress, news):
-        answer = solve_letter_boxed(box, dictionary, max_words, method, backend, time_left(time_limit))  # type: ignore[arg-type]
+    with Progress("letterboxed", time_limit, progress, "starting") as shown:
+        answer = solve_letter_boxed(box, list_name, max_words, method, backend, time_left(time_limit),  # type: ignore[arg-type]
+                                    on_progress=shown.event)
     answer_out(answer, as_json)
-    ctx.exit(STOPPED_EXIT if answer.stopped_by else 0 if answer.solved and answer.proven else 1 if answer.proven
-             else 3)
-
-
-PUZZLE_EXIT = {"optimal": 0, "best found": 3, "none": 3}
+    ctx.exit(answer.exit_code)
 
 
 @click.command("sumsquares")
@@ -85,7 +78,7 @@ PUZZLE_EXIT = {"optimal": 0, "best found": 3, "none": 3}
 @click.option("--backend", default=None, metavar="NAME",
               help="Backend for the integer programme: cbc (default), highs, cpsat.")
 @click.option("--time-limit", type=Seconds(), default=60.0, show_default=True, metavar="SECONDS",
-              help="Per method: the best grid found and a bound after this long.")
+              help="For the whole run: the best grid found and a bound after this long.")
 @progress_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 @click.pass_context
@@ -93,12 +86,10 @@ def sumsquares_command(ctx: click.Context, n: int, method: str, backend: str | N
                        progress: bool | None, as_json: bool) -> None:
     """Jane Street's Sum of Squares: an n x n grid of digits where row i, read as a number, is
     divisible by i and column j by n + j, with the largest digit sum, proven optimal (exit 0),
-    or the best found with a bound (exit 3; also on Ctrl-C or SIGTERM, with what was found by then)."""
+    or the best found with a bound (exit 0; exit 3 on Ctrl-C or SIGTERM, with what was found by then)."""
     from ..puzzles.sumsquares import solve_sum_of_squares
 
-    news = {"dp": "the dynamic programme", "ilp": f"the ILP on {backend or 'cbc'}",
-            "both": f"the ILP on {backend or 'cbc'}, then the dynamic programme"}[method]
-    with Progress("sumsquares", time_limit * (2 if method == "both" else 1), progress, news):
-        answer = solve_sum_of_squares(n, method, backend, time_left(time_limit))  # type: ignore[arg-type]
+    with Progress("sumsquares", time_limit, progress, "starting") as shown:
+        answer = solve_sum_of_squares(n, method, backend, time_left(time_limit), on_progress=shown.event)  # type: ignore[arg-type]
     answer_out(answer, as_json)
-    ctx.exit(STOPPED_EXIT if answer.stopped_by else PUZZLE_EXIT[answer.status])
+    ctx.exit(answer.exit_code)
