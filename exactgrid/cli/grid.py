@@ -18,13 +18,11 @@ from __future__ import annotations
 
 import click
 
-from ..awards import default_checklist, evaluate, load_checklist
 from ..data import word_list
-from ..data.us import us_states
-from ..finder import PATH_RULES, score
+from ..finder import PATH_RULES
 from ..geometry import MOVE_RULES
-from ..render import checklist_dict, checklist_table, score_dict, score_text
-from .base import BadInput, answer_out, grid_options, length_options, picture_options, print_json, read_grid_argument
+from ..render import score_dict, score_text
+from .base import answer_out, grid_options, length_options, picture_options, print_json, read_grid_argument
 from .pictures import draw_picture, drawn_text
 
 
@@ -34,8 +32,9 @@ def score_command(grid: str, shape: str | None, moves: str, path_rule: str, budg
                   as_json: bool) -> None:
     """Score GRID: the words it holds (the US states unless --words), how each is spelled, and their
     total weight (population)."""
-    words = word_list(words)
-    result = score(read_grid_argument(grid, shape, moves), words, words.check_budget(budget), path_rule)  # type: ignore[arg-type]
+    from ..api import score
+
+    result = score(read_grid_argument(grid, shape, moves), words, budget, path_rule)  # type: ignore[arg-type]
     if as_json:
         print_json(score_dict(result))
     else:
@@ -64,24 +63,15 @@ def check_command(
     only: tuple[str, ...],
 ) -> None:
     """Check GRID against a checklist: PASS/FAIL per item with evidence; exit 1 if any fails."""
-    board_grid = read_grid_argument(grid, shape, moves)
-    checklist = default_checklist() if checklist_path is None else load_checklist(checklist_path)
-    if only:
-        checklist = checklist.select(only)
-    words = word_list(words)
-    result = score(board_grid, words, words.check_budget(budget), path_rule)  # type: ignore[arg-type]
-    strangers = sorted(w for w in result.words if w not in us_states())
-    if strangers:  # checklists judge US states (awards, border chains)
-        raise BadInput(f"a checklist judges US states, and {', '.join(strangers)} is not one; "
-                       "score a grid on another word list with 'exactgrid score --words'")
-    verdict = evaluate(checklist, result.words, result.total, True if water_borders else None)
+    from ..api import check
+
+    answer = check(read_grid_argument(grid, shape, moves), checklist_path, True if water_borders else None, budget,
+                   path_rule, only, words)  # type: ignore[arg-type]
     if as_json:
-        print_json({**score_dict(result), **checklist_dict(verdict)})
+        print_json(answer.to_dict())
     else:
-        click.echo(score_text(result))
-        click.echo()
-        click.echo(checklist_table(verdict))
-    ctx.exit(0 if verdict.passed else 1)
+        click.echo(answer.text())
+    ctx.exit(answer.exit_code)
 
 
 @click.command("show")
