@@ -176,8 +176,6 @@ def fit_many_command(ctx: click.Context, questions_file: str, backend: str | Non
     """
     from ..backends import get_backend
     from ..fit.many import fit_many, read_questions
-    from ..pool import dask_executor
-    from ..render import fit_dict
 
     get_backend(backend)  # an unknown or missing backend is bad input, before any work
     if questions_file == "-":
@@ -189,29 +187,20 @@ def fit_many_command(ctx: click.Context, questions_file: str, backend: str | Non
     lines = text.splitlines()  # a file with no question: read_questions's InputError, one Error line
     if scheduler is None:
         workers = clamped_workers(workers)
-    executor, close = dask_executor(scheduler) if scheduler else (None, lambda: None)
-    counts = {"fits": 0, "does not fit": 0, "unknown": 0, "error": 0}
+    counts: dict[str, int] = {}
     status = 0
     try:
         with Progress("fit-many", total_time_limit, progress, "0 answered") as shown:
-            stream = fit_many(read_questions(lines, source), backend=backend,
-                              time_limit=time_limit, total_time_limit=time_left(total_time_limit), workers=workers,
-                              executor=executor, seed=seed)
-            for item in stream:
-                if item.answer is None:
-                    counts["error"] += 1
-                    status = max(status, 3 if str(item.error).startswith("not answered") else 2)
-                    line = {"id": item.id, "error": item.error}
-                else:
-                    counts[item.answer.verdict.value] += 1
-                    status = max(status, 3 if item.answer.verdict == "unknown" else 0)
-                    line = {"id": item.id, **fit_dict(item.answer), "worker": item.worker}
-                click.echo(json.dumps(line))
-                summary = ", ".join(f"{key} {value}" for key, value in counts.items() if value)
+            for item in fit_many(read_questions(lines, source), backend=backend, time_limit=time_limit,
+                                 total_time_limit=time_left(total_time_limit), workers=workers, seed=seed,
+                                 scheduler=scheduler):
+                click.echo(item.text())
+                status = max(status, item.exit_code)
+                kind = "error" if item.answer is None else item.outcome.value
+                counts[kind] = counts.get(kind, 0) + 1
+                summary = ", ".join(f"{key} {value}" for key, value in counts.items())
                 shown.news(f"{sum(counts.values())} answered ({summary})")
     except KeyboardInterrupt as exc:
         click.echo(json.dumps({"stopped": f"interrupted ({interruption(exc)})", "stopped_by": interruption(exc)}))
         status = STOPPED_EXIT
-    finally:
-        close()
     ctx.exit(status)

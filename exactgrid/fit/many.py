@@ -119,6 +119,7 @@ def fit_many(
     workers: int | None = None,
     executor: Executor | None = None,
     seed: int = 0,
+    scheduler: str | None = None,
 ) -> Iterator[ManyAnswer]:
     """Answer many questions in parallel; yield each answer as it completes.
 
@@ -129,12 +130,17 @@ def fit_many(
     ``executor`` a process pool of ``workers`` processes (default: one per usable core; more
     are lowered to that with a :class:`~exactgrid.inputs.WorkersClamped` warning) is made and
     shut down; a given executor (e.g. :func:`dask_executor`) is used and left open.
+    ``scheduler`` (without ``executor``): run on the Dask cluster whose scheduler is at this
+    address (``tcp://host:8786``), connected for the run and closed after it.
     Every grid in an answer has been checked by the finder in the worker.
     """
     if time_limit is not None:
         time_limit = check_seconds(time_limit)
     if total_time_limit is not None:
         total_time_limit = check_seconds(total_time_limit, "total time limit")
+    close = None
+    if executor is None and scheduler is not None:
+        executor, close = dask_executor(scheduler)
     own = executor is None
     if own:
         count = clamp_workers_warning(workers)
@@ -168,6 +174,8 @@ def fit_many(
                 pool.shutdown(wait=True)
             else:  # time limit, Ctrl-C, SIGTERM, or the caller stopped reading
                 stop_pool(pool)  # type: ignore[arg-type]
+        if close is not None:
+            close()
 
 
 def _submit(stream: Iterator[tuple[int, Any]], pending: dict[Future[ManyAnswer], Any], in_flight: int,
