@@ -69,8 +69,9 @@ def start_fit(backend: str, tmp_path: Path) -> subprocess.Popen:
     return process
 
 
-def wait_until_searching(process: subprocess.Popen, backend: str) -> None:
-    """Until the first progress tick (the search is under way) and the solver processes are up."""
+def wait_until_searching(process: subprocess.Popen, backend: str, wrappers: int = 0) -> None:
+    """Until the first progress tick (the search is under way) and the solver processes are up
+    (``wrappers``: processes between ``process`` and exactgrid, such as ``timeout``'s command)."""
     deadline = time.monotonic() + HANG_SECONDS
     os.set_blocking(process.stderr.fileno(), False)
     seen = b""
@@ -80,7 +81,7 @@ def wait_until_searching(process: subprocess.Popen, backend: str) -> None:
             seen += os.read(process.stderr.fileno(), 4096)
         except BlockingIOError:
             time.sleep(0.05)
-    while len(descendants(process.pid)) < CHILD_PROCESSES.get(backend, 0):
+    while len(descendants(process.pid)) < CHILD_PROCESSES.get(backend, 0) + wrappers:
         assert time.monotonic() < deadline, "the solver processes did not start"
         time.sleep(0.05)
 
@@ -137,7 +138,7 @@ def test_timeout_command_leaves_no_orphan(tmp_path):
     once the search is under way (not at a fixed time, which a slow start-up could beat)."""
     process = start(["timeout", "600", sys.executable, "-c", CLI, "fit", "--instance", str(HARD), "--no-counting",
                      "--time-limit", "600", "--progress"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    wait_until_searching(process, "kissat")
+    wait_until_searching(process, "kissat", wrappers=1)  # the exactgrid process under timeout, then kissat
     seen = descendants(process.pid)
     code, out, survivors = stop(process, signal.SIGTERM)
     assert code == 3 and "interrupted (SIGTERM)" in out, out  # timeout exits with the command's status

@@ -1,6 +1,6 @@
 """The ``solve`` command: the highest-scoring grid found in a time limit.
 
-JSON output (``--json``): the solve answer's keys (see :func:`exactgrid.render.solve_dict`),
+JSON output (``--json``): the solve answer's keys (see :meth:`exactgrid.solve.SolveAnswer.to_dict`),
 with ``picture`` under ``--show`` (see :mod:`exactgrid.cli.pictures`). Stopped by Ctrl-C,
 SIGTERM or SIGHUP it prints the best grid so far and exits 3.
 """
@@ -10,7 +10,6 @@ from __future__ import annotations
 import click
 
 from ..geometry import MOVE_RULES
-from ..stopping import interruption, is_interruption
 from .base import (
     Seconds,
     award_options,
@@ -21,9 +20,7 @@ from .base import (
     show_option,
 )
 from .pictures import can_draw, show_answer
-from .progress import STOPPED_EXIT, Progress, progress_option, time_left
-
-SOLVE_EXIT = {"fits": 0, "unknown": 3}
+from .progress import Progress, progress_option, time_left
 
 
 @click.command("solve")
@@ -72,7 +69,6 @@ def solve_command(ctx: click.Context, requirements: tuple[str, ...], forbid: tup
     SIGTERM stop it with the best grid so far (exit 3).
     """
     from ..question import build_question, choose_checklist
-    from ..render import solve_dict, solve_text
     from ..solve import solve
 
     question = build_question(requirements=requirements, forbid=forbid, min_score=min_score, min_count=min_count,
@@ -84,22 +80,15 @@ def solve_command(ctx: click.Context, requirements: tuple[str, ...], forbid: tup
     workers = clamped_workers(workers)
     certifying = 0.0 if certify_window is None else time_limit if certify_time_limit is None else certify_time_limit
     with Progress("solve", time_limit + certifying, progress, "starting the search") as shown:
-        try:
-            answer = solve(question, checklist=checklist, water_borders=True if water_borders else None,
-                           time_limit=time_left(time_limit), workers=workers, seed=seed, start=start_grid,
-                           certify_window=certify_window, certify_time_limit=certify_time_limit, out=out,
-                           on_progress=shown.event)
-        except KeyboardInterrupt as exc:  # before the search began: no answer object
-            from ..question import Verdict
-            from ..solve import SolveAnswer
-
-            answer = SolveAnswer(question=question, verdict=Verdict.UNKNOWN, check=None,
-                                 stopped_by=interruption(exc))
+        answer = solve(question, checklist=checklist, water_borders=True if water_borders else None,
+                       time_limit=time_left(time_limit), workers=workers, seed=seed, start=start_grid,
+                       certify_window=certify_window, certify_time_limit=certify_time_limit, out=out,
+                       on_progress=shown.event)
     drawn = show_answer(answer, show, as_json, checklist=checklist_path,
                          water_borders=True if water_borders else None)
     if as_json:
-        print_json({**solve_dict(answer), **({"picture": drawn} if drawn else {})})
+        print_json({**answer.to_dict(), **({"picture": drawn} if drawn else {})})
     else:
-        click.echo(solve_text(answer))
-    ctx.exit(STOPPED_EXIT if is_interruption(answer.stopped_by) else SOLVE_EXIT[answer.verdict])
+        click.echo(answer.text())
+    ctx.exit(answer.exit_code)
 

@@ -232,19 +232,17 @@ def solve(question: Question | None = None, *, checklist: Checklist | str | Path
     ``on_improvement``, ``on_certify_progress`` and ``on_compile`` are the older single-purpose
     callbacks, still called.
 
-    ``time_limit`` is wall-clock time for the search from this call on: building the question's
-    arrays, a first grid from the SAT solver when words are required, and compiling the search
-    kernel on the first run after an install all count. ``certify_window`` has its own limit.
+    ``time_limit``: wall-clock seconds for the search from this call on, everything included
+    (the question's arrays, a first SAT grid, compiling the kernel after an install).
     """
     started = time.monotonic()
     question = question if question is not None else Question()
     if not isinstance(question, Question):
         raise InputError(f"solve takes a Question, got {type(question).__name__}")
     chosen = choose_checklist(checklist, awards)
-    constrained = question if chosen is None else checklist_question(question, chosen, water_borders)
-    constrained = _count_every_word(constrained)
-    if time_limit is not None:
-        time_limit = check_seconds(time_limit)
+    constrained = _count_every_word(question if chosen is None else checklist_question(question, chosen,
+                                                                                        water_borders))
+    time_limit = None if time_limit is None else check_seconds(time_limit)
     workers = clamp_workers_warning(workers)
     start_text = _start_letters(question, start)
     news = _News(constrained, on_progress, out, {"on_improvement": on_improvement, "on_compile": on_compile,
@@ -253,6 +251,8 @@ def solve(question: Question | None = None, *, checklist: Checklist | str | Path
         answer = _search(constrained, started, time_limit, workers, seed, start_text, schedule, max_proposals, news)
         _certify_window(answer, certify_window, time_limit if certify_time_limit is None else certify_time_limit,
                         news)
+    except KeyboardInterrupt as exc:  # between the search's own catches: nothing found, or kept
+        answer = SolveAnswer(question=constrained, verdict=Verdict.UNKNOWN, check=None, stopped_by=interruption(exc))
     finally:
         news.close()
     if chosen is not None and answer.check is not None:
