@@ -15,16 +15,19 @@ end with at most ``j`` substitutions -- but lay the bits out differently:
   found word found, so the found set is read off at the end.
 * **Batches** (``Scorer.score_batch``): bit-sliced over grids. For every cell there is a
   bit-vector over grids (64 grids per ``uint64``), array shape ``(rows, cols, G)``. The
-  words are merged into a trie; a node's reach arrays are dilated once and shared by all
-  its children (prefixes such as NEW, NORTH, MISS are computed once). A subtree is pruned
+  words are merged into a trie (:class:`exactgrid.wordsearch.Trie`, the one trie of the
+  package, shared with the dictionary search); a node's reach arrays are dilated once and
+  shared by all its children (prefixes such as NEW, NORTH, MISS are computed once). A subtree is pruned
   as soon as no grid of the chunk can still spell its prefix, and the arrays are
   compacted to the still-alive 64-grid columns when few remain.
 
-The dilation is specialised by board. King and rook rectangles shift whole rows and
-columns (the fast path above). A custom board (any adjacency, ``Board.is_custom``) dilates
-generally: one grid at a time, ``reach`` is shifted by each cell offset ``b - a`` of an
-adjacent pair, masked to the cells that have a neighbour at that offset; in batches, each
-cell's bit-vectors are gathered from its neighbours, one neighbour "slot" at a time.
+The dilation is specialised by board, and every form is taken from the board
+(:mod:`exactgrid.geometry`). King and rook rectangles shift whole rows and columns, masked by
+``Board.column_masks`` (the fast path above). A custom board (any adjacency,
+``Board.is_custom``) dilates generally: one grid at a time, ``reach`` is shifted by each cell
+offset ``b - a`` of an adjacent pair, masked to the cells that have a neighbour at that offset
+(``Board.offset_masks``, widened to lanes); in batches, each cell's bit-vectors are gathered
+from its neighbours (``Board.neighbours``), one neighbour "slot" at a time.
 
 Only walks are supported (a cell may be revisited); simple paths stay on the finder.
 """
@@ -32,13 +35,13 @@ Only walks are supported (a cell may be revisited); simple paths stay on the fin
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 
 import numpy as np
 
-from .geometry import Board
+from .geometry import Board, cells_of
 from .inputs import InputError
 from .words import WordList
+from .wordsearch import END, Trie, TrieNode
 
 _A = ord("A")
 _ALPHABET = 26
@@ -48,37 +51,21 @@ class FastScoreError(InputError):
     """A request the fast scorer cannot serve (bad grid text, unsupported rule)."""
 
 
-@dataclass
-class _TrieNode:
-    letter: int = -1
-    children: dict[int, _TrieNode] = field(default_factory=dict)
-    ends: list[int] = field(default_factory=list)  # indices of words ending here
+def _lanes(cells: int, lane: int) -> int:
+    """A cell bitmask widened to lanes: every bit of lane ``c`` set for each cell ``c`` of ``cells``."""
+    lane_mask = (1 << lane) - 1
+    return sum(lane_mask << (c * lane) for c in cells_of(cells))
 
 
-def _build_trie(words: Sequence[str]) -> _TrieNode:
-    root = _TrieNode()
-    for index, word in enumerate(words):
-        node = root
-        for ch in word:
-            code = ord(ch) - _A
-            node = node.children.setdefault(code, _TrieNode(code))
-        node.ends.append(index)
-    return root
-
-
-def _offset_spread(neighbours: Sequence[Sequence[int]], lane: int) -> Callable[[int], int]:
+def _offset_spread(board: Board, lane: int) -> Callable[[int], int]:
     """Dilation of a lane-packed big integer (bit ``cell * lane + word``) on any adjacency.
 
-    Adjacent pairs are grouped by their offset ``d = b - a``: the lanes of the cells having
-    a neighbour ``d`` further on are masked out and shifted by ``d`` lanes at once.
+    The board's :attr:`~exactgrid.geometry.Board.offset_masks` group its adjacent pairs by
+    offset ``d = b - a``: the lanes of the cells having a neighbour ``d`` further on are masked
+    out and shifted by ``d`` lanes at once.
     """
-    lane_mask = (1 << lane) - 1
-    by_offset: dict[int, int] = {}
-    for a, near in enumerate(neighbours):
-        for b in near:
-            by_offset[b - a] = by_offset.get(b - a, 0) | lane_mask << (a * lane)
-    up = tuple((d * lane, m) for d, m in sorted(by_offset.items()) if d > 0)
-    down = tuple((-d * lane, m) for d, m in sorted(by_offset.items()) if d < 0)
+    up = tuple((d * lane, _lanes(cells, lane)) for d, cells in board.offset_masks if d > 0)
+    down = tuple((-d * lane, _lanes(cells, lane)) for d, cells in board.offset_masks if d < 0)
 
     def spread(x: int) -> int:
         out = 0
@@ -130,40 +117,54 @@ class Scorer:
         self.small_chunk = small_chunk
         self.word_list: tuple[str, ...] = words.words
         self.weights = np.array([words.weight(w) for w in self.word_list], dtype=np.int64)
-        self._init_bigint()
-        self._trie = _build_trie(self.word_list)
+        self._index = {word: i for i, word in enumerate(self.word_list)}
+        self._init_lanes()
+        self._init_table()
+        self._init_weights()
+        # the prefix tree of the batch mode: wordsearch's (one trie type for the package)
+        self._trie = Trie.from_words(words, name=words.name)
         self._init_levels()
 
     # ------------------------------------------------------------------ one grid at a time
 
-    def _init_bigint(self) -> None:
-        board, words = self.board, self.word_list
-        cells, cols = board.size, board.cols
-        n_words = len(words)
+    def _init_lanes(self) -> None:
+        """Lane sizes and the dilation of a lane-packed integer (bit ``cell * lane + word``)."""
+        board = self.board
+        cells = board.size
+        n_words = len(self.word_list)
         lane_words = -(-n_words // 64)  # uint64 per cell
+        self._lane_words = lane_words
         lane = 64 * lane_words  # bits per cell
         self._lane = lane
         self._cells = cells
         self._n_words = n_words
-        positions = max(len(w) for w in words)
-        self._positions = positions
-        full = (1 << (cells * lane)) - 1
-        self._full = full
-        word_bits = (1 << n_words) - 1
-        every = sum(1 << (c * lane) for c in range(cells))  # bit 0 of every cell
-        not_last = sum(((1 << lane) - 1) << (c * lane) for c in range(cells) if c % cols != cols - 1)
-        not_first = sum(((1 << lane) - 1) << (c * lane) for c in range(cells) if c % cols != 0)
-        self._not_last, self._not_first = not_last, not_first
-        self._row_shift = cols * lane
+        self._positions = max(len(w) for w in self.word_list)
+        self._full = (1 << (cells * lane)) - 1
+        not_first, not_last = board.column_masks
+        self._not_last, self._not_first = _lanes(not_last, lane), _lanes(not_first, lane)
+        self._row_shift = board.cols * lane
         self._king = board.moves == "king"
         self._custom = board.is_custom
-        self._spread_bits = _offset_spread(board.neighbours, lane) if board.is_custom else None
+        self._spread_bits = _offset_spread(board, lane) if board.is_custom else None
         self._slots = _neighbour_slots(board.neighbours) if board.is_custom else []
-        # A walk can always take one more step when every cell has a neighbour; then words
-        # are padded to the longest length with "any cell" positions and stay found.
-        self._pad = all(board.neighbour_masks)
+        self._cell_index = np.arange(cells)
+        self._chunk_bytes = cells * lane // 8
+        self._fold_steps = []
+        span = cells
+        while span > 1:
+            half = (span + 1) // 2
+            self._fold_steps.append(half * lane)
+            span = half
+
+    def _init_table(self) -> None:
+        """The (position, cell, letter) table of word-lane masks, and the lanes ending where.
+
+        A walk can always take one more step when every cell has a neighbour; then words are
+        padded to the longest length with "any cell" positions and stay found (``_pad``)."""
+        words, positions, cells = self.word_list, self._positions, self._cells
+        self._pad = all(self.board.neighbour_masks)
         # table[p, c, byte, k]: uint64 k of the word-lane mask of (position p, letter byte at cell c)
-        table = np.zeros((positions, cells, 128, lane_words), dtype=np.uint64)
+        table = np.zeros((positions, cells, 128, self._lane_words), dtype=np.uint64)
         for w, word in enumerate(words):
             k, bit = divmod(w, 64)
             for p in range(positions):
@@ -172,22 +173,19 @@ class Scorer:
                 elif self._pad:
                     table[p, :, _A:_A + _ALPHABET, k] |= np.uint64(1 << bit)
         self._table = table
-        self._cell_index = np.arange(cells)
-        self._chunk_bytes = cells * lane // 8
         # without padding: per position, the lanes of the words ending there (all cells)
+        every = sum(1 << (c * self._lane) for c in range(cells))  # bit 0 of every cell
         self._ends: list[int] = [0] * positions
         if not self._pad:
             for w, word in enumerate(words):
                 self._ends[len(word) - 1] |= (every << w)
-        self._fold_steps = []
-        span = cells
-        while span > 1:
-            half = (span + 1) // 2
-            self._fold_steps.append(half * lane)
-            span = half
-        self._word_bits = word_bits
+
+    def _init_weights(self) -> None:
+        """Byte tables summing the weights of the words set in one byte of a found mask."""
+        n_words = self._n_words
+        self._word_bits = (1 << n_words) - 1
         byte_count = -(-n_words // 8)
-        weights = [self.words.weight(w) for w in words]
+        weights = [self.words.weight(w) for w in self.word_list]
         self._byte_tables = []
         for b in range(byte_count):
             table_b = [0] * 256
@@ -280,24 +278,19 @@ class Scorer:
     def _init_levels(self) -> None:
         """Flatten the trie into levels: per depth, node letters, parents and ended words."""
         levels = []
-        current = [self._trie]
+        current: list[TrieNode] = [self._trie.root]
         while True:
-            nodes, parents = [], []
+            nodes, letters, parents = [], [], []
             for pos, node in enumerate(current):
-                for child in node.children.values():
-                    nodes.append(child)
-                    parents.append(pos)
+                for key, child in node.items():
+                    if key != END:
+                        nodes.append(child)
+                        letters.append(ord(key) - _A)
+                        parents.append(pos)
             if not nodes:
                 break
-            word = np.full(len(nodes), -1, dtype=np.int64)
-            for i, node in enumerate(nodes):
-                if node.ends:
-                    word[i] = node.ends[0]
-            levels.append((
-                np.array([n.letter for n in nodes], dtype=np.int64),
-                np.array(parents, dtype=np.int64),
-                word,
-            ))
+            word = np.array([self._index.get(node.get(END), -1) for node in nodes], dtype=np.int64)
+            levels.append((np.array(letters, dtype=np.int64), np.array(parents, dtype=np.int64), word))
             current = nodes
         self._levels = levels
 
@@ -420,15 +413,17 @@ class Scorer:
             return h
 
         spread = self._gather_spread if custom else spread_rectangle
+        index = self._index
 
-        def visit(node: _TrieNode, reach: list[np.ndarray], idx: np.ndarray | None) -> None:
+        def visit(node: TrieNode, reach: list[np.ndarray], idx: np.ndarray | None) -> None:
             alive = np.bitwise_or.reduce(reach[budget].reshape(cells, -1), axis=0)
-            for w in node.ends:
+            word = node.get(END)
+            if word is not None:
                 if idx is None:
-                    found[w] = alive
+                    found[index[word]] = alive
                 else:
-                    found[w, idx] = alive
-            if not node.children:
+                    found[index[word], idx] = alive
+            if len(node) == (word is not None):  # a leaf: no letter follows
                 return
             live = np.flatnonzero(alive)
             if len(live) == 0:
@@ -437,15 +432,18 @@ class Scorer:
                 reach = [r[:, :, live] for r in reach]
                 idx = live if idx is None else idx[live]
             spreads = [spread(r) for r in reach]
-            for letter, child in node.children.items():
+            for key, child in node.items():
+                if key == END:
+                    continue
+                letter = ord(key) - _A
                 mask = slices[letter] if idx is None else slices[letter][:, :, idx]
                 new = [spreads[0] & mask]
                 for j in range(1, budget + 1):
                     new.append((spreads[j] & mask) | spreads[j - 1])
                 visit(child, new, idx)
 
-        for letter, child in self._trie.children.items():
-            visit(child, [slices[letter]] + [ones] * budget, None)
+        for key, child in self._trie.root.items():
+            visit(child, [slices[ord(key) - _A]] + [ones] * budget, None)
         return found
 
     def _bits_by_level(self, slices: np.ndarray) -> np.ndarray:

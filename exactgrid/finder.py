@@ -25,7 +25,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 # PathRule and PATH_RULES live in geometry; they stay importable from here too
-from .geometry import PATH_RULES, PathRule, cells_of
+from .geometry import PATH_RULES, Board, PathRule, cells_of
 from .grid import Grid
 from .inputs import InputError
 from .words import WordList
@@ -33,7 +33,12 @@ from .words import WordList
 
 @dataclass(frozen=True)
 class Match:
-    """How one word is found in a grid."""
+    """How one word is found in a grid: the ``path`` (cell indices) that spells it and what it
+    spells there (``spelled`` equals ``word`` unless letters were altered).
+
+    The one witness type of the package: the dictionary search's hits
+    (:class:`exactgrid.wordsearch.WordHit`) are Matches too.
+    """
 
     word: str
     spelled: str
@@ -46,8 +51,12 @@ class Match:
 
     @property
     def substitutions(self) -> int:
-        """How many letters were altered."""
+        """How many letters were altered (0 for an exact match)."""
         return len(self.altered)
+
+    def labels(self, board: Board) -> tuple[str, ...]:
+        """The path as cell labels of ``board`` (``r1c2`` on a rectangle)."""
+        return tuple(board.label(cell) for cell in self.path)
 
 
 @dataclass(frozen=True)

@@ -41,6 +41,9 @@ _STEPS: dict[str, tuple[tuple[int, int], ...]] = {
 
 Adjacency = tuple[tuple[int, ...], ...]
 
+SPREAD_CHUNK = 8
+"""Cells per entry of :attr:`Board.spread_tables` (one byte of a cell mask)."""
+
 
 class ShapeError(InputError):
     """A shape, move rule or adjacency that cannot exist."""
@@ -271,31 +274,60 @@ class Board:
         """For each cell, the bitmask of its neighbours."""
         return tuple(sum(1 << n for n in near) for near in self.neighbours)
 
+    # -- dilation: the one place every engine takes "cells one move away" from ------------
+
     @cached_property
-    def _spread_tables(self) -> tuple[int, tuple[list[int], ...]]:
-        chunk = 8
+    def spread_tables(self) -> tuple[tuple[int, ...], ...]:
+        """The dilation table: ``spread_tables[k][byte]`` is the cells one move from the cells
+        ``8k .. 8k+7`` set in ``byte`` (256 entries per 8 cells; bits past the last cell read
+        as no cell). :meth:`spread` ORs one entry per byte of a mask; the annealer's kernel
+        reads the same table on custom boards (:func:`exactgrid.solve.problem.dilation_table`).
+        """
+        masks = self.neighbour_masks
         tables = []
-        for start in range(0, self.size, chunk):
-            width = min(chunk, self.size - start)
-            table = [0] * (1 << width)
-            for pattern in range(1, 1 << width):
+        for start in range(0, self.size, SPREAD_CHUNK):
+            table = [0] * (1 << SPREAD_CHUNK)
+            for pattern in range(1, 1 << SPREAD_CHUNK):
                 low = pattern & -pattern
-                bit = low.bit_length() - 1
-                table[pattern] = table[pattern ^ low] | self.neighbour_masks[start + bit]
-            tables.append(table)
-        return chunk, tuple(tables)
+                cell = start + low.bit_length() - 1
+                table[pattern] = table[pattern ^ low] | (masks[cell] if cell < self.size else 0)
+            tables.append(tuple(table))
+        return tuple(tables)
 
     def spread(self, mask: int) -> int:
         """All cells one move away from some cell of ``mask`` (the dilation of the set)."""
-        chunk, tables = self._spread_tables
         out = 0
-        lowbits = (1 << chunk) - 1
-        for table in tables:
+        lowbits = (1 << SPREAD_CHUNK) - 1
+        for table in self.spread_tables:
             if mask == 0:
                 break
             out |= table[mask & lowbits]
-            mask >>= chunk
+            mask >>= SPREAD_CHUNK
         return out
+
+    @cached_property
+    def column_masks(self) -> tuple[int, int]:
+        """``(not_first, not_last)``: the cells outside the layout's first column and outside its
+        last. On a rectangle a dilation by shifts moves ``mask & not_last`` one cell right and
+        ``mask & not_first`` one cell left (and rows by ``cols`` cells), so nothing wraps
+        across a row end: the kernel's and the batch scorer's fast path. Says nothing about a
+        custom board's adjacency."""
+        cols = self.cols
+        not_first = sum(1 << c for c in range(self.size) if c % cols != 0)
+        not_last = sum(1 << c for c in range(self.size) if c % cols != cols - 1)
+        return not_first, not_last
+
+    @cached_property
+    def offset_masks(self) -> tuple[tuple[int, int], ...]:
+        """The adjacency by offsets: ``(d, cells)`` pairs, ``d`` ascending (never 0), where
+        ``cells`` holds each cell ``a`` adjacent to ``a + d``. The dilation of ``mask`` is the OR
+        of ``(mask & cells) << d`` (``>> -d`` for a negative ``d``): a few shifts on any board
+        (the batch scorer's one-grid path packs many words per cell this way)."""
+        by_offset: dict[int, int] = {}
+        for a, near in enumerate(self.neighbours):
+            for b in near:
+                by_offset[b - a] = by_offset.get(b - a, 0) | 1 << a
+        return tuple(sorted(by_offset.items()))
 
     @cached_property
     def symmetries(self) -> tuple[tuple[int, ...], ...]:

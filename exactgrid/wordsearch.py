@@ -18,7 +18,8 @@ Rules (the same as the finder's, see README "The rules, exactly"):
   follows one trie child per step and is the fast path; with a budget, every child of a trie
   node may be taken as an alteration, which costs more.
 
-Each distinct word is reported once, as a :class:`WordHit`, with one path chosen
+Each distinct word is reported once, as a :class:`WordHit` (a :class:`~exactgrid.finder.Match`,
+the package's one witness type), with one path chosen
 deterministically: the fewest alterations, then the lexicographically smallest sequence of
 cell indices (the depth-first search visits start cells and neighbours in ascending order, so
 the first path found is that one). This is not always the finder's canonical witness (which
@@ -38,6 +39,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from .finder import Match
 from .geometry import PATH_RULES, Board, PathRule
 from .grid import Grid
 from .inputs import InputError, check_whole
@@ -124,28 +126,21 @@ class Trie:
                     stack.append(value)
 
 
-@dataclass(frozen=True)
-class WordHit:
-    """One word found in a grid: the path (cell indices) that spells it, and what it spells
-    there (``spelled`` equals ``word`` unless letters were altered)."""
+class WordHit(Match):
+    """One word found by :func:`search_words`: a :class:`~exactgrid.finder.Match` (the one
+    witness type: ``word``, ``spelled``, ``path``, ``altered``, ``substitutions``,
+    ``labels(board)``) that keeps this class's own argument order, ``WordHit(word, path,
+    spelled)``.
 
-    word: str
-    path: tuple[int, ...]
-    spelled: str
+    >>> hit = WordHit("TREE", (2, 4, 1, 3), "TREE")
+    >>> isinstance(hit, Match), hit.path, hit.substitutions
+    (True, (2, 4, 1, 3), 0)
+    """
 
-    @property
-    def altered(self) -> tuple[int, ...]:
-        """0-based positions where the spelled letter differs from the word's."""
-        return tuple(i for i, (a, b) in enumerate(zip(self.word, self.spelled)) if a != b)
+    __match_args__ = ("word", "path", "spelled")
 
-    @property
-    def substitutions(self) -> int:
-        """How many letters were altered (0 for an exact match)."""
-        return len(self.altered)
-
-    def labels(self, board: Board) -> tuple[str, ...]:
-        """The path as cell labels of ``board`` (``r1c2`` on a rectangle)."""
-        return tuple(board.label(cell) for cell in self.path)
+    def __init__(self, word: str, path: tuple[int, ...], spelled: str) -> None:
+        super().__init__(word, spelled, path)
 
 
 def check_lengths(min_length: Any, max_length: Any) -> tuple[int, int | None]:
@@ -285,23 +280,21 @@ def _altered(letters: str, neighbours: tuple[tuple[int, ...], ...], root: TrieNo
     Walks expand each state once (``seen``): a walk's continuations do not depend on how it
     got there, and the first arrival comes by the lexicographically smallest path, since the
     search runs in that order and a later arrival could swap in the earlier prefix. Simple
-    paths carry the visited cells, so they are searched path by path.
+    paths carry the visited cells, so they are searched path by path (``seen`` is None).
     """
     found: Found = {}
-    seen: set[tuple[int, int, int]] = set()
+    seen: set[tuple[int, int, int]] | None = None if simple else set()
     path: list[int] = []
 
     def arrive(cell: int, node: TrieNode, depth: int, used: int, visited: int) -> None:
-        if not simple:
+        if seen is not None:
             state = (id(node), cell, used)
             if state in seen:
                 return
             seen.add(state)
         word = node.get(END)
         if word is not None and depth >= low:
-            best = found.get(word)
-            if best is None or used < best[0]:
-                found[word] = (used, tuple(path))
+            _keep_fewest(found, word, used, path)
         if depth == high:
             return
         for nxt in neighbours[cell]:
@@ -322,10 +315,18 @@ def _altered(letters: str, neighbours: tuple[tuple[int, ...], ...], root: TrieNo
                     arrive(cell, child, depth + 1, used + (key != letter), visited)
         path.pop()
 
-    if high >= 1:
-        for cell in range(len(letters)):
-            step(cell, root, 0, 0, 0)
+    # (an empty trie has depth 0: then ``high`` is 0 and the root has no child to step into)
+    for cell in range(len(letters)):
+        step(cell, root, 0, 0, 0)
     return found
+
+
+def _keep_fewest(found: Found, word: str, used: int, path: list[int]) -> None:
+    """Record ``path`` for ``word`` unless a path with as few alterations is already recorded
+    (an earlier one is the lexicographically smaller)."""
+    best = found.get(word)
+    if best is None or used < best[0]:
+        found[word] = (used, tuple(path))
 
 
 def hamiltonian_paths(board: Board, limit: int | None = None) -> Iterator[tuple[int, ...]]:

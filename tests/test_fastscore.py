@@ -10,6 +10,7 @@ from exactgrid.finder import score
 from exactgrid.geometry import Board
 from exactgrid.grid import Grid
 from exactgrid.words import WordList
+from exactgrid.wordsearch import Trie
 
 SEED_3X3 = "THOAINESL"
 SEED_5X5 = "WTIMAENSVFKOALIRCSROENAIN"
@@ -76,6 +77,15 @@ def test_more_than_64_words_and_8x8():
     board = Board(8, 8)
     grids = ["".join(rng.choice("ABCDEFGH") for _ in range(64)) for _ in range(12)]
     check_agrees(board, words, 1, grids)
+
+
+def test_words_ending_inside_other_words_on_the_shared_trie():
+    words = WordList({"NE": 1, "NEW": 5, "NEWS": 7, "NEWT": 2, "TEN": 3, "TENSE": 4}, "prefixes")
+    scorer = Scorer(Board(3, 3), words)
+    assert isinstance(scorer._trie, Trie) and sorted(scorer._trie) == sorted(words)  # wordsearch's trie
+    grids = ["NEWSTAAAA", "NEWAAAAAA", "TENWSEAAA", "AAAAAAAAA", "SNETWAEAN"]
+    for budget in (0, 1, 2):
+        check_agrees(Board(3, 3), words, budget, grids)
 
 
 def test_seed_grids():

@@ -224,3 +224,25 @@ def test_score_on_a_letter_boxed_grid():
     assert [s.match.word for s in result.found] == ["LAD", "ADG", "DAD"]
     assert result.total == 12
     assert score(Grid(BOX, "ABCDEFGHIJKL"), words, budget=0, path_rule="simple").total == 10  # DAD revisits A
+
+
+def test_one_witness_type_for_the_finder_and_the_dictionary_search():
+    import dataclasses
+    import pickle
+
+    from exactgrid.finder import Match
+    from exactgrid.wordsearch import WordHit, search_words
+
+    grid = parse_grid("set/err/vei")
+    match = find(grid, "TREE", 0, "simple")
+    assert match.labels(grid.board) == tuple(grid.board.label(c) for c in match.path)
+    hit = WordHit("TREE", (2, 4, 1, 3), "TRFE")  # the old argument order: word, path, spelled
+    assert isinstance(hit, Match) and hit.path == (2, 4, 1, 3) and hit.spelled == "TRFE"
+    assert hit.altered == (2,) and hit.substitutions == 1 and hit.labels(grid.board)[0] == "r1c3"
+    assert pickle.loads(pickle.dumps(hit)) == hit and hash(hit) == hash(WordHit("TREE", (2, 4, 1, 3), "TRFE"))
+    assert dataclasses.replace(hit, spelled="TREE").substitutions == 0
+    match hit:
+        case WordHit(word, path, spelled):
+            assert (word, path, spelled) == ("TREE", (2, 4, 1, 3), "TRFE")
+    found = search_words(grid, ["TREE"], budget=0)[0]
+    assert isinstance(found, Match) and "".join(grid.letters[c] for c in found.path) == found.spelled == "TREE"

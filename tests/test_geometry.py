@@ -270,3 +270,68 @@ def test_adjacency_from_any_iterable_of_whole_numbers():
     board = Board.from_adjacency(np.array([[1, 1], [0, 2], [1, 1]]))  # repeated neighbours count once
     assert board.neighbours == expected and all(type(b) is int for near in board.neighbours for b in near)
     assert Board.from_edges(np.int64(3), np.array([[0, 1], [2, 1]])).neighbours == expected
+
+
+# Every engine takes "cells one move away" from the board (the finder's Board.spread, the
+# kernel's dilation_table and column shifts, the batch scorer's offsets): each form is checked
+# here against the brute-force adjacency definitions, which share no code with geometry.
+
+DILATION_BOARDS = [
+    (Board(5, 5), lambda a, b: adjacent(5, 5, "king", a, b)),
+    (Board(3, 4, "rook"), lambda a, b: adjacent(3, 4, "rook", a, b)),
+    (Board(8, 8), lambda a, b: adjacent(8, 8, "king", a, b)),
+    (Board(1, 7), lambda a, b: adjacent(1, 7, "king", a, b)),
+    (Board(9, 1, "rook"), lambda a, b: adjacent(9, 1, "rook", a, b)),
+    (Board(11, 11), lambda a, b: adjacent(11, 11, "king", a, b)),
+    (Board.letter_boxed(), lambda a, b: letter_boxed_adjacent(3, a, b)),
+    (Board.letter_boxed(5, 3), lambda a, b: letter_boxed_adjacent(3, a, b)),
+    (ring(9), lambda a, b: ring_adjacent(9, a, b)),
+    (line(10), line_adjacent),
+]
+
+
+def _defined_spread(size: int, is_adjacent, mask: int) -> int:
+    return sum(1 << b for b in range(size) if any(mask >> a & 1 and is_adjacent(a, b) for a in range(size)))
+
+
+def _masks(board: Board, count: int, seed: int) -> list[int]:
+    rng = random.Random(seed)
+    singles = [1 << c for c in range(board.size)]
+    return [0, board.all_cells, *singles, *(rng.getrandbits(board.size) for _ in range(count))]
+
+
+@pytest.mark.parametrize("board,is_adjacent", DILATION_BOARDS, ids=lambda x: getattr(x, "shape_name", ""))
+def test_every_dilation_form_is_the_definition(board, is_adjacent):
+    tables = board.spread_tables
+    assert len(tables) == -(-board.size // 8) and all(len(t) == 256 for t in tables)
+    for mask in _masks(board, 40, board.size):
+        expected = _defined_spread(board.size, is_adjacent, mask)
+        assert board.spread(mask) == expected
+        by_table = 0
+        for k, table in enumerate(tables):
+            by_table |= table[mask >> (8 * k) & 255]
+        assert by_table == expected
+        by_offset = 0
+        for d, cells in board.offset_masks:
+            by_offset |= (mask & cells) << d if d > 0 else (mask & cells) >> -d
+        assert by_offset == expected
+
+
+@pytest.mark.parametrize("rows,cols,moves",
+                         [(5, 5, "king"), (3, 4, "rook"), (1, 6, "king"), (7, 1, "king"), (4, 4, "rook")])
+def test_column_masks_make_the_shift_dilation(rows, cols, moves):
+    board = Board(rows, cols, moves)
+    not_first, not_last = board.column_masks
+    assert cells_of(not_first) == [c for c in range(board.size) if c % cols]
+    assert cells_of(not_last) == [c for c in range(board.size) if c % cols != cols - 1]
+    for mask in _masks(board, 30, rows * cols):
+        h = (mask & not_last) << 1 | (mask & not_first) >> 1
+        f = h | mask if moves == "king" else mask
+        shifted = (h | f << cols | f >> cols) & board.all_cells
+        assert shifted == _defined_spread(board.size, lambda a, b: adjacent(rows, cols, moves, a, b), mask)
+
+
+def test_bits_past_the_last_cell_read_as_no_cell():
+    board = Board(3, 3)  # 9 cells: the second table covers cell 8 and seven cells that do not exist
+    assert board.spread_tables[1][0b10] == 0
+    assert board.spread_tables[1][0b11] == board.neighbour_masks[8]

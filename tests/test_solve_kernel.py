@@ -15,7 +15,7 @@ from exactgrid.fastscore import Scorer
 from exactgrid.geometry import Board
 from exactgrid.question import Chain, Question
 from exactgrid.solve import kernel
-from exactgrid.solve.problem import ChainStates, SearchProblem, grid_text
+from exactgrid.solve.problem import ChainStates, SearchProblem, dilation, dilation_table, grid_text
 from exactgrid.words import parse_word_list
 
 SMALL_WORDS = parse_word_list("\n".join(["OHIO", "IOWA", "UTAH", "IDAHO", "MAINE", "TEXAS", "NEVADA", "HAWAII",
@@ -87,6 +87,19 @@ def test_dilation_on_a_board_of_64_cells_uses_the_table() -> None:
     states = ChainStates.start(problem, problem.random_grids(4, np.random.default_rng(1)))
     _anneal(problem, states, 300, 1_000_000, seed=3)
     _agree(problem, states)
+
+
+@pytest.mark.parametrize("board", [Board(8, 8), Board.letter_boxed(4, 16), Board(3, 3, "rook")], ids=str)
+def test_the_kernel_reads_the_board_s_own_dilation(board: Board) -> None:
+    table = dilation_table(board)
+    assert table.shape == (len(board.spread_tables), 256)
+    assert [[v % (1 << 64) for v in row] for row in table.tolist()] == [list(row) for row in board.spread_tables]
+    shifts, mode = dilation(board)
+    if not board.is_custom and board.size < 63:
+        assert mode == (kernel.KING if board.moves == "king" else kernel.ROOK)
+        assert shifts[0, :3].tolist() == [board.cols, *board.column_masks]
+    else:
+        assert mode == len(board.spread_tables) and (shifts == table).all()
 
 
 def test_us_states_list_is_the_default() -> None:

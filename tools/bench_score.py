@@ -28,6 +28,7 @@ import statistics
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 
 import numpy as np
 
@@ -168,7 +169,7 @@ def bench_anneal(seconds: float, seed: int) -> int:
     return 0
 
 
-def main() -> int:
+def _arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--grids", type=int, default=65536, help="grids per kind for the batch modes")
     parser.add_argument("--one", type=int, default=5000, help="grids per kind for the one-at-a-time modes")
@@ -179,66 +180,87 @@ def main() -> int:
     parser.add_argument("--climb", action="store_true", help="rerun the seeded hill-climb that found GOOD")
     parser.add_argument("--anneal", type=float, default=0.0, metavar="SECONDS",
                         help="instead: annealing proposals scored per second by the solve kernel (one core)")
-    args = parser.parse_args()
-    print("$ python " + shlex.join(sys.argv))
-    if args.anneal:
-        return bench_anneal(args.anneal, args.seed)
+    return parser.parse_args()
 
-    words = us_states()
-    board = Board(5, 5)
-    scorer = Scorer(board, words, budget=1)
 
+def check_good(scorer: Scorer, climb_again: bool) -> None:
+    """GOOD scores GOOD_SCORE by the finder and the scorer; with ``climb_again``, rerun the climb."""
+    words, board = scorer.words, scorer.board
     reference = finder_score(Grid(board, GOOD), words, 1).total
     assert reference == GOOD_SCORE == scorer.score_one(GOOD), (reference, GOOD_SCORE)
     print(f"GOOD = {GOOD}: {reference:,} (exactgrid.finder), {len(scorer.found_words(GOOD))} states")
-    if args.climb:
+    if climb_again:
         print(f"hill-climb from {SEED_GRID} ({scorer.score_one(SEED_GRID):,}), seed 1:")
         grid, total = hill_climb(scorer, SEED_GRID, seed=1, verbose=True)
         print(f"  result {grid} {total:,}; finder says {finder_score(Grid(board, grid), words, 1).total:,}")
 
+
+def runs_of(scorer: Scorer, codes: np.ndarray, texts: list[str], finder: int) -> list[tuple[str, Callable, int]]:
+    """(mode, call, grids scored) for each mode on one kind of grids."""
+
+    def batch() -> None:
+        scorer.score_batch(codes)
+
+    def batch600() -> None:
+        for i in range(0, len(codes), 600):
+            scorer.score_batch(codes[i:i + 600])
+
+    def one() -> None:
+        for t in texts:
+            scorer.score_one(t)
+
+    def mask() -> None:
+        for t in texts:
+            scorer.found_mask(t)
+
+    runs = [("batch", batch, len(codes)), ("batch600", batch600, len(codes)),
+            ("score_one", one, len(texts)), ("found_mask", mask, len(texts))]
+    if finder:
+        ref_grids = [Grid(scorer.board, t) for t in texts[:finder]]
+
+        def ref() -> None:
+            for g in ref_grids:
+                finder_score(g, scorer.words, 1)
+
+        runs.append(("finder (ref)", ref, len(ref_grids)))
+    return runs
+
+
+def bench_kind(scorer: Scorer, kind: str, args: argparse.Namespace, seed: int) -> list[tuple]:
+    """Table rows (mode, kind, N, best, median, mean score) for one kind of grids."""
+    codes = make_grids(kind, args.grids, seed)
+    texts = as_strings(codes[: args.one])
+    # cross-check before timing: batch == one at a time on a sample
+    totals, _ = scorer.score_batch(codes[:500])
+    assert [scorer.score_one(t) for t in as_strings(codes[:500])] == totals.tolist()
+    mean_total = float(scorer.score_batch(codes)[0].mean())
     rows = []
-    for k, kind in enumerate(args.kinds.split(",")):
-        codes = make_grids(kind, args.grids, args.seed + k)
-        texts = as_strings(codes[: args.one])
-        # cross-check before timing: batch == one at a time on a sample
-        totals, found = scorer.score_batch(codes[:500])
-        assert [scorer.score_one(t) for t in as_strings(codes[:500])] == totals.tolist()
-        mean_total = float(scorer.score_batch(codes)[0].mean())
+    for mode, fn, count in runs_of(scorer, codes, texts, args.finder):
+        best, median = timed(fn, args.repeats if mode != "finder (ref)" else 1, count)
+        rows.append((mode, kind, count, best, median, mean_total))
+    return rows
 
-        def batch(codes=codes):
-            scorer.score_batch(codes)
 
-        def batch600(codes=codes):
-            for i in range(0, len(codes), 600):
-                scorer.score_batch(codes[i:i + 600])
-
-        def one(texts=texts):
-            for t in texts:
-                scorer.score_one(t)
-
-        def mask(texts=texts):
-            for t in texts:
-                scorer.found_mask(t)
-
-        runs = [("batch", batch, len(codes)), ("batch600", batch600, len(codes)),
-                ("score_one", one, len(texts)), ("found_mask", mask, len(texts))]
-        if args.finder:
-            ref_grids = [Grid(board, t) for t in texts[: args.finder]]
-
-            def ref(ref_grids=ref_grids):
-                for g in ref_grids:
-                    finder_score(g, words, 1)
-
-            runs.append(("finder (ref)", ref, len(ref_grids)))
-        for mode, fn, count in runs:
-            best, median = timed(fn, args.repeats if mode != "finder (ref)" else 1, count)
-            rows.append((mode, kind, count, best, median, mean_total))
-
+def print_table(rows: list[tuple]) -> None:
+    """The markdown table of rows, sorted by mode."""
     print()
     print("| mode | grids | N | best grids/s | median grids/s | best µs/grid | mean score |")
     print("|---|---|---:|---:|---:|---:|---:|")
     for mode, kind, count, best, median, mean_total in sorted(rows, key=lambda r: r[0]):
         print(f"| {mode} | {kind} | {count:,} | {best:,.0f} | {median:,.0f} | {1e6 / best:.2f} | {mean_total:,.0f} |")
+
+
+def main() -> int:
+    args = _arguments()
+    print("$ python " + shlex.join(sys.argv))
+    if args.anneal:
+        return bench_anneal(args.anneal, args.seed)
+    scorer = Scorer(Board(5, 5), us_states(), budget=1)
+    check_good(scorer, args.climb)
+    rows = []
+    for k, kind in enumerate(args.kinds.split(",")):
+        rows += bench_kind(scorer, kind, args, args.seed + k)
+    print_table(rows)
     return 0
 
 

@@ -238,64 +238,91 @@ def _may_gain(w, b, near, starts, lengths, letters, lmask, budget):
     return False
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _affected(gains, w, letter, bit, near, found, support, lmask, prob):
+    """Whether a change at cell ``bit`` (to ``letter`` when ``gains``) can flip word ``w``: a found
+    word whose support holds the cell can be lost, an unfound one containing the letter gained."""
+    if gains:
+        return found[w] < 0 and _may_gain(w, letter, near, prob[0], prob[1], prob[2], lmask, prob[10])
+    return found[w] >= 0 and ((support[w, 0] | support[w, 1]) & bit) != 0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _log(w, found, support, undo, n_undo):
+    """Log word ``w``'s state in the undo log (``undo_w, undo_found, undo_support``); the new length."""
+    undo_w, undo_found, undo_support = undo
+    undo_w[n_undo] = w
+    undo_found[n_undo] = found[w]
+    undo_support[n_undo, 0] = support[w, 0]
+    undo_support[n_undo, 1] = support[w, 1]
+    return n_undo + 1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _spare_survives(w, bit, found, support):
+    """Whether found word ``w`` stays found without a recheck after a change at cell ``bit``,
+    which a witness read exactly: it does if that witness can alter the cell instead (a spare
+    alteration); if only one witness survives, the other becomes a copy of it. ``found`` and
+    ``support`` are updated when it survives."""
+    spare = found[w]
+    alive1 = True
+    if support[w, 0] & bit:
+        alive1 = (spare & SPARE1) != 0
+        support[w, 0] &= ~bit
+        spare &= ~SPARE1
+    alive2 = True
+    if support[w, 1] & bit:
+        alive2 = (spare & SPARE2) != 0
+        support[w, 1] &= ~bit
+        spare &= ~SPARE2
+    if not (alive1 or alive2):
+        return False
+    if not alive1:
+        support[w, 0] = support[w, 1]
+        spare = spare | SPARE1 if spare & SPARE2 else spare & ~SPARE1
+    elif not alive2:
+        support[w, 1] = support[w, 0]
+        spare = spare | SPARE2 if spare & SPARE1 else spare & ~SPARE2
+    found[w] = spare
+    return True
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _count_flip(ok, w, counters, weights, flags):
+    """Update the counters for word ``w`` gained (``ok``) or lost."""
+    sign = 1 if ok else -1
+    counters[SCORE] += sign * weights[w]
+    counters[FOUND] += sign
+    if flags[w] & REQUIRED:
+        counters[MISSING] -= sign
+    if flags[w] & FORBIDDEN:
+        counters[PRESENT] += sign
+
+
 @njit(cache=True, nogil=True)
-def _recheck(gains, letter, bit, found, support, counters, stamp, epoch, undo_w, undo_found,
-             undo_support, n_undo, starts, lengths, letters, weights, flags, word_index, word_ptr,
-             lmask, table, chunks, full, budget, reach):
+def _recheck(gains, letter, bit, state, epoch, undo, n_undo, prob, reach):
     """Recheck the words containing ``letter`` that a change at cell ``bit`` can flip: found
     words whose support holds the cell (``gains`` False), or unfound ones (``gains`` True).
 
-    Returns the new undo-log length and whether the found set changed."""
+    ``state`` is a chain's ``(grid, lmask, found, support, counters, stamp)``, ``prob`` the
+    problem's ``(starts, lengths, letters, weights, flags, word_index, word_ptr, table, chunks,
+    full, budget)``. Returns the new undo-log length and whether the found set changed."""
+    lmask, found, support, counters, stamp = state[1], state[2], state[3], state[4], state[5]
+    starts, lengths, letters, weights, flags, word_index, word_ptr, table, chunks, full, budget = prob
     changed = False
     near = _dilate(bit, table, chunks, full) if gains else np.int64(0)
     for q in range(word_ptr[letter], word_ptr[letter + 1]):
         w = word_index[q]
-        if stamp[w] == epoch:
-            continue
-        if gains:
-            if found[w] >= 0 or not _may_gain(w, letter, near, starts, lengths, letters, lmask, budget):
-                continue
-        elif found[w] < 0 or ((support[w, 0] | support[w, 1]) & bit) == 0:
+        if stamp[w] == epoch or not _affected(gains, w, letter, bit, near, found, support, lmask, prob):
             continue
         stamp[w] = epoch
-        undo_w[n_undo] = w
-        undo_found[n_undo] = found[w]
-        undo_support[n_undo, 0] = support[w, 0]
-        undo_support[n_undo, 1] = support[w, 1]
-        n_undo += 1
-        if not gains:
-            # A witness reading the cell exactly survives if it can alter it instead (a spare
-            # alteration); if only one witness survives, the other becomes a copy of it.
-            spare = found[w]
-            alive1 = True
-            if support[w, 0] & bit:
-                alive1 = (spare & SPARE1) != 0
-                support[w, 0] &= ~bit
-                spare &= ~SPARE1
-            alive2 = True
-            if support[w, 1] & bit:
-                alive2 = (spare & SPARE2) != 0
-                support[w, 1] &= ~bit
-                spare &= ~SPARE2
-            if alive1 or alive2:
-                if not alive1:
-                    support[w, 0] = support[w, 1]
-                    spare = spare | SPARE1 if spare & SPARE2 else spare & ~SPARE1
-                elif not alive2:
-                    support[w, 1] = support[w, 0]
-                    spare = spare | SPARE2 if spare & SPARE1 else spare & ~SPARE2
-                found[w] = spare
-                continue
+        n_undo = _log(w, found, support, undo, n_undo)
+        if not gains and _spare_survives(w, bit, found, support):
+            continue
         ok, s1, s2, spare = check_word(w, starts, lengths, letters, lmask, table, chunks, full, budget, reach)
         if ok != (found[w] >= 0):
             changed = True
-            sign = 1 if ok else -1
-            counters[SCORE] += sign * weights[w]
-            counters[FOUND] += sign
-            if flags[w] & REQUIRED:
-                counters[MISSING] -= sign
-            if flags[w] & FORBIDDEN:
-                counters[PRESENT] += sign
+            _count_flip(ok, w, counters, weights, flags)
         found[w] = spare if ok else -1
         support[w, 0] = s1
         support[w, 1] = s2
@@ -303,21 +330,16 @@ def _recheck(gains, letter, bit, found, support, counters, stamp, epoch, undo_w,
 
 
 @njit(cache=True, nogil=True)
-def _change(cell, b, grid, lmask, found, support, counters, stamp, epoch, undo_w, undo_found,
-            undo_support, n_undo, starts, lengths, letters, weights, flags, word_index, word_ptr,
-            table, chunks, full, budget, reach):
+def _change(cell, b, state, epoch, undo, n_undo, prob, reach):
     """Set ``cell`` to letter ``b``, rechecking the words that can change; log what changed.
 
     Returns the new undo-log length and whether the found set changed."""
+    grid, lmask = state[0], state[1]
     a = grid[cell]
     _set(cell, b, grid, lmask)
     bit = np.int64(1) << cell
-    n_undo, lost = _recheck(False, a, bit, found, support, counters, stamp, epoch, undo_w, undo_found,
-                            undo_support, n_undo, starts, lengths, letters, weights, flags, word_index,
-                            word_ptr, lmask, table, chunks, full, budget, reach)
-    n_undo, won = _recheck(True, b, bit, found, support, counters, stamp, epoch, undo_w, undo_found,
-                           undo_support, n_undo, starts, lengths, letters, weights, flags, word_index,
-                           word_ptr, lmask, table, chunks, full, budget, reach)
+    n_undo, lost = _recheck(False, a, bit, state, epoch, undo, n_undo, prob, reach)
+    n_undo, won = _recheck(True, b, bit, state, epoch, undo, n_undo, prob, reach)
     return n_undo, lost or won
 
 
@@ -345,8 +367,9 @@ def _best_gain(letter, found, counters, weights, flags, word_index, word_ptr, n_
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _undo(n_undo, undo_w, undo_found, undo_support, found, support):
+def _undo(n_undo, undo, found, support):
     """Restore the words logged since the proposal began, newest first."""
+    undo_w, undo_found, undo_support = undo
     for u in range(n_undo - 1, -1, -1):
         w = undo_w[u]
         found[w] = undo_found[u]
@@ -392,112 +415,155 @@ def anneal(grids, lmasks, founds, supports, counters, stamps, best_grid, best_va
     probability ``swap_share``, the swap of two free cells. ``best_*`` and ``feasible_*``
     (``*_value[0]``) are updated in place; ``feasible_value[0] < 0`` means none yet.
     """
-    n_chains_search, cells = grids.shape
-    n_words = weights.shape[0]
-    n_chain_items = chain_sources.shape[0]
+    free = np.flatnonzero(fixed_cell < 0)
+    if free.shape[0] == 0:
+        return 0
+    prob = (starts, lengths, letters, weights, flags, word_index, word_ptr, table, chunks, full, budget)
+    chains = (chain_sources, chain_targets, chain_adjacency)
+    goal = (chain_sources.shape[0], min_count, min_score, penalty)
+    elite = (best_grid, best_value, feasible_grid, feasible_value)
+    moves = (free, swap_share, kick, letter_cdf)
+    schedule = (sweep, t_hot, t_cold / t_hot)
+    reach, undo = _scratch(lengths, budget)
+    scored = 0
+    for k in range(grids.shape[0]):
+        state = (grids[k], lmasks[k], founds[k], supports[k], counters[k], stamps[k])
+        scored += _anneal_chain(state, steps, schedule, moves, prob, chains, goal, elite, reach, undo)
+    return scored
+
+
+@njit(cache=True, nogil=True)
+def _scratch(lengths, budget):
+    """Scratch arrays: the reach layers of a recheck, and the undo log (four entries a word)."""
+    n_words = lengths.shape[0]
     longest = 1
     for w in range(n_words):
         longest = max(longest, lengths[w])
-    reach = np.zeros((longest, budget + 1), dtype=np.int64)
-    undo_w = np.zeros(4 * n_words + 4, dtype=np.int64)
-    undo_found = np.zeros(4 * n_words + 4, dtype=np.int64)
-    undo_support = np.zeros((4 * n_words + 4, 2), dtype=np.int64)
-    free = np.flatnonzero(fixed_cell < 0)
-    n_free = free.shape[0]
+    size = 4 * n_words + 4
+    undo = (np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.int64), np.zeros((size, 2), dtype=np.int64))
+    return np.zeros((longest, budget + 1), dtype=np.int64), undo
+
+
+@njit(cache=True, nogil=True)
+def _anneal_chain(state, steps, schedule, moves, prob, chains, goal, elite, reach, undo):
+    """``steps`` proposals on one chain (``state``: its grid, letter masks, found words,
+    supports, counters and stamps; the rest as :func:`anneal` packs it); proposals scored."""
+    grid, lmask, found, support, ctr, stamp = state
+    sweep, t_hot, ratio = schedule
+    n_words = prob[3].shape[0]
     saved = np.zeros(N_COUNTERS, dtype=np.int64)
+    epoch = stamp[n_words]  # the last slot keeps the chain's epoch counter
+    value = objective(ctr, goal[0], goal[1], goal[2], goal[3])[0]
     scored = 0
-    if n_free == 0:
-        return scored
-    ratio = t_cold / t_hot
-    for k in range(n_chains_search):
-        grid, lmask, found, support, ctr, stamp = grids[k], lmasks[k], founds[k], supports[k], counters[k], stamps[k]
-        epoch = stamp[n_words]  # the last slot keeps the chain's epoch counter
-        value, ok = objective(ctr, n_chain_items, min_count, min_score, penalty)
-        for _ in range(steps):
-            t = ctr[STEP]
-            if t >= sweep:  # restart from the elite with a kick
-                grid[:] = best_grid
-                for _k in range(kick):
-                    cell = free[np.random.randint(n_free)]
-                    grid[cell] = np.searchsorted(letter_cdf, np.random.random(), side="right")
-                rescore(grid, lmask, found, support, ctr, starts, lengths, letters, weights, flags,
-                        table, chunks, full, budget, reach, chain_sources, chain_targets, chain_adjacency)
-                scored += 1
-                ctr[STEP] = 0
-                t = 0
-                value, ok = objective(ctr, n_chain_items, min_count, min_score, penalty)
-            temperature = t_hot * ratio ** (t / sweep)
-            ctr[STEP] = t + 1
-            saved[:] = ctr
-            threshold = 0.0
-            n_undo = 0
-            changed = False
-            c1 = free[np.random.randint(n_free)]
-            old1 = grid[c1]
-            c2 = -1
-            if n_free > 1 and np.random.random() < swap_share:
-                c2 = free[np.random.randint(n_free)]
-                if grid[c2] == old1:
-                    c2 = -1
-            if c2 >= 0:
-                old2 = grid[c2]
-                epoch += 1
-                n_undo, ch = _change(c1, old2, grid, lmask, found, support, ctr, stamp, epoch, undo_w,
-                                     undo_found, undo_support, n_undo, starts, lengths, letters, weights,
-                                     flags, word_index, word_ptr, table, chunks, full, budget, reach)
-                changed |= ch
-                epoch += 1
-                n_undo, ch = _change(c2, old1, grid, lmask, found, support, ctr, stamp, epoch, undo_w,
-                                     undo_found, undo_support, n_undo, starts, lengths, letters, weights,
-                                     flags, word_index, word_ptr, table, chunks, full, budget, reach)
-                changed |= ch
-            else:
-                old2 = 0
-                b = np.searchsorted(letter_cdf, np.random.random(), side="right")
-                if b == old1:
-                    continue
-                epoch += 1
-                _set(c1, b, grid, lmask)
-                bit = np.int64(1) << c1
-                n_undo, changed = _recheck(False, old1, bit, found, support, ctr, stamp, epoch, undo_w,
-                                           undo_found, undo_support, n_undo, starts, lengths, letters,
-                                           weights, flags, word_index, word_ptr, lmask, table, chunks,
-                                           full, budget, reach)
-                # Metropolis with the threshold drawn first: when even gaining every candidate
-                # word cannot reach it, reject without rechecking the gains.
-                threshold = value + temperature * np.log(1.0 - np.random.random())
-                if _best_gain(b, found, ctr, weights, flags, word_index, word_ptr, n_chain_items,
-                              min_count, min_score, penalty) < threshold:
-                    scored += 1
-                    _undo(n_undo, undo_w, undo_found, undo_support, found, support)
-                    _set(c1, old1, grid, lmask)
-                    ctr[:] = saved
-                    continue
-                n_undo, won = _recheck(True, b, bit, found, support, ctr, stamp, epoch, undo_w,
-                                       undo_found, undo_support, n_undo, starts, lengths, letters,
-                                       weights, flags, word_index, word_ptr, lmask, table, chunks,
-                                       full, budget, reach)
-                changed |= won
+    for _ in range(steps):
+        if ctr[STEP] >= sweep:  # restart from the elite with a kick
+            value = _restart(state, moves, prob, chains, goal, elite[0], reach)
             scored += 1
-            if changed and n_chain_items > 0:
-                ctr[CHAIN_GAP] = _chain_gaps(_found_bits(found), chain_sources, chain_targets,
-                                             chain_adjacency, n_words)
-            new_value, new_ok = objective(ctr, n_chain_items, min_count, min_score, penalty)
-            if c2 >= 0:
-                threshold = value + temperature * np.log(1.0 - np.random.random())
-            if new_value >= threshold:
-                value, ok = new_value, new_ok
-                if value > best_value[0]:
-                    best_value[0] = value
-                    best_grid[:] = grid
-                if ok and ctr[SCORE] > feasible_value[0]:
-                    feasible_value[0] = ctr[SCORE]
-                    feasible_grid[:] = grid
+        t = ctr[STEP]
+        temperature = t_hot * ratio ** (t / sweep)
+        ctr[STEP] = t + 1
+        saved[:] = ctr
+        c1, c2 = _draw_cells(grid, moves[0], moves[1])
+        old1, old2 = grid[c1], grid[c2] if c2 >= 0 else 0
+        rejected = False
+        if c2 >= 0:
+            n_undo, changed = _change(c1, old2, state, epoch + 1, undo, 0, prob, reach)
+            n_undo, won = _change(c2, old1, state, epoch + 2, undo, n_undo, prob, reach)
+            epoch += 2
+            changed |= won
+            threshold = value + temperature * np.log(1.0 - np.random.random())
+        else:
+            b = np.searchsorted(moves[3], np.random.random(), side="right")
+            if b == old1:
                 continue
-            _undo(n_undo, undo_w, undo_found, undo_support, found, support)
-            if c2 >= 0:
-                _set(c2, old2, grid, lmask)
-            _set(c1, old1, grid, lmask)
-            ctr[:] = saved
-        stamp[n_words] = epoch
+            epoch += 1
+            n_undo, changed, threshold, rejected = _change_letter(c1, b, value, temperature, state, epoch, undo,
+                                                                  prob, goal, reach)
+        scored += 1
+        if not rejected:
+            new_value, new_ok = _settle(changed, found, ctr, chains, goal)
+            if new_value >= threshold:
+                value = new_value
+                _remember(new_value, new_ok, grid, ctr, elite)
+                continue
+        _undo(n_undo, undo, found, support)
+        if c2 >= 0:
+            _set(c2, old2, grid, lmask)
+        _set(c1, old1, grid, lmask)
+        ctr[:] = saved
+    stamp[n_words] = epoch
     return scored
+
+
+@njit(cache=True, nogil=True)
+def _restart(state, moves, prob, chains, goal, best_grid, reach):
+    """Restart a chain from ``best_grid`` with ``kick`` random letters on free cells, rescored;
+    its penalised value."""
+    grid, lmask, found, support, ctr = state[0], state[1], state[2], state[3], state[4]
+    free, kick, letter_cdf = moves[0], moves[2], moves[3]
+    starts, lengths, letters, weights, flags, _, _, table, chunks, full, budget = prob
+    grid[:] = best_grid
+    for _k in range(kick):
+        cell = free[np.random.randint(free.shape[0])]
+        grid[cell] = np.searchsorted(letter_cdf, np.random.random(), side="right")
+    rescore(grid, lmask, found, support, ctr, starts, lengths, letters, weights, flags, table, chunks, full,
+            budget, reach, chains[0], chains[1], chains[2])
+    ctr[STEP] = 0
+    return objective(ctr, goal[0], goal[1], goal[2], goal[3])[0]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _draw_cells(grid, free, swap_share):
+    """A free cell to change, and with probability ``swap_share`` a second one holding another
+    letter to swap it with (-1: none)."""
+    n_free = free.shape[0]
+    c1 = free[np.random.randint(n_free)]
+    c2 = -1
+    if n_free > 1 and np.random.random() < swap_share:
+        c2 = free[np.random.randint(n_free)]
+        if grid[c2] == grid[c1]:
+            c2 = -1
+    return c1, c2
+
+
+@njit(cache=True, nogil=True)
+def _change_letter(cell, b, value, temperature, state, epoch, undo, prob, goal, reach):
+    """Set ``cell`` to letter ``b``: recheck the losses, draw the Metropolis threshold, and
+    recheck the gains only if gaining every candidate word could reach it.
+
+    Returns the undo-log length, whether the found set changed, the threshold, and whether the
+    proposal is already rejected."""
+    grid, lmask, found, ctr = state[0], state[1], state[2], state[4]
+    old = grid[cell]
+    _set(cell, b, grid, lmask)
+    bit = np.int64(1) << cell
+    n_undo, changed = _recheck(False, old, bit, state, epoch, undo, 0, prob, reach)
+    # Metropolis with the threshold drawn first: when even gaining every candidate word cannot
+    # reach it, reject without rechecking the gains.
+    threshold = value + temperature * np.log(1.0 - np.random.random())
+    if _best_gain(b, found, ctr, prob[3], prob[4], prob[5], prob[6], goal[0], goal[1], goal[2],
+                  goal[3]) < threshold:
+        return n_undo, changed, threshold, True
+    n_undo, won = _recheck(True, b, bit, state, epoch, undo, n_undo, prob, reach)
+    return n_undo, changed or won, threshold, False
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _settle(changed, found, ctr, chains, goal):
+    """The chain gaps brought up to date (when the found set changed), then the penalised value
+    and whether every constraint holds."""
+    if changed and goal[0] > 0:
+        ctr[CHAIN_GAP] = _chain_gaps(_found_bits(found), chains[0], chains[1], chains[2], found.shape[0])
+    return objective(ctr, goal[0], goal[1], goal[2], goal[3])
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _remember(value, ok, grid, ctr, elite):
+    """Keep ``grid`` as the best by penalised value, and as the best feasible one by score."""
+    best_grid, best_value, feasible_grid, feasible_value = elite
+    if value > best_value[0]:
+        best_value[0] = value
+        best_grid[:] = grid
+    if ok and ctr[SCORE] > feasible_value[0]:
+        feasible_value[0] = ctr[SCORE]
+        feasible_grid[:] = grid

@@ -39,30 +39,20 @@ def counts_every_word(question: Question) -> bool:
 
 
 def dilation_table(board: Board) -> np.ndarray:
-    """``table[k, byte]``: the cells one move from the cells ``8k .. 8k+7`` set in ``byte``."""
-    chunks = -(-board.size // 8)
-    table = np.zeros((chunks, 256), dtype=np.int64)
-    masks = board.neighbour_masks
-    for k in range(chunks):
-        for byte in range(1, 256):
-            low = byte & -byte
-            cell = 8 * k + low.bit_length() - 1
-            near = masks[cell] if cell < board.size else 0
-            value = int(table[k, byte ^ low]) | near
-            table[k, byte] = value - (1 << 64) if value >= 1 << 63 else value
-    return table
+    """``table[k, byte]``: the cells one move from the cells ``8k .. 8k+7`` set in ``byte``, as
+    int64 (cell 63 is the sign bit): :attr:`Board.spread_tables <exactgrid.geometry.Board.spread_tables>`,
+    the board's own dilation table, as the kernel reads it."""
+    return np.array([[_int64(v) for v in row] for row in board.spread_tables], dtype=np.int64).reshape(-1, 256)
 
 
 def dilation(board: Board) -> tuple[np.ndarray, int]:
-    """The kernel's dilation table and mode: shifts on a king or rook rectangle, else a table."""
+    """The kernel's dilation table and mode: shifts on a king or rook rectangle (the masks from
+    :attr:`Board.column_masks <exactgrid.geometry.Board.column_masks>`), else the board's table."""
     if board.is_custom or board.size >= 63:  # shifts need the sign bit clear
-        return dilation_table(board), -(-board.size // 8)
-    cols = board.cols
-    cells = range(board.size)
+        return dilation_table(board), len(board.spread_tables)
+    not_first, not_last = board.column_masks
     table = np.zeros((1, 256), dtype=np.int64)
-    table[0, 0] = cols
-    table[0, 1] = _int64(sum(1 << c for c in cells if c % cols != 0))
-    table[0, 2] = _int64(sum(1 << c for c in cells if c % cols != cols - 1))
+    table[0, :3] = board.cols, _int64(not_first), _int64(not_last)
     return table, kernel.KING if board.moves == "king" else kernel.ROOK
 
 
