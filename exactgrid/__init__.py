@@ -15,6 +15,11 @@ of the package, as every solver child process does, costs no more than that modu
 from __future__ import annotations
 
 import importlib
+import importlib.abc
+import importlib.util
+import sys
+import types
+import warnings
 from typing import Any
 
 __version__ = "0.1.0"
@@ -29,9 +34,9 @@ _EXPORTS = {
     "encode": ("Encoding", "encode"),
     "fastscore": ("Scorer",),
     "finder": ("Match", "Score", "find", "is_found"),
-    "fit": ("Explanation", "FitAnswer", "ModelSize", "VerificationError"),
-    "fit.many": ("fit_many",),
-    "fit.session": ("FitSession", "explain"),
+    "fitting": ("Explanation", "FitAnswer", "ModelSize", "VerificationError"),
+    "fitting.many": ("fit_many",),
+    "fitting.session": ("FitSession", "explain"),
     "geometry": ("Board",),
     "grid": ("Grid", "parse_grid"),
     "inputs": ("InputError",),
@@ -44,7 +49,7 @@ _EXPORTS = {
     "render.picture": ("Picture", "picture_of"),
     "question": ("Chain", "Instance", "Question", "Requirement", "SpecError", "Verdict", "build_question",
                  "checklist_question", "load_instance", "question_from_table"),
-    "solve": ("SolveAnswer", "solve"),
+    "solving": ("SolveAnswer", "solve"),
     "words": ("WordList", "read_word_list"),
 }
 _WHERE = {name: module for module, names in _EXPORTS.items() for name in names}
@@ -66,3 +71,48 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted([*globals(), *__all__])
+
+
+RENAMED = {"fit": "fitting", "solve": "solving"}
+"""Subpackages renamed so that ``eg.fit`` and ``eg.solve`` are only ever the functions: the old
+module paths (``exactgrid.fit.session``, ``from exactgrid.solve import SolveAnswer``) still
+import, as the new modules, with a DeprecationWarning."""
+
+
+class _RenamedPaths(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Imports ``exactgrid.fit[.x]`` and ``exactgrid.solve[.x]`` as the renamed modules (first
+    on ``sys.meta_path``, so that a submodule is never loaded a second time under its old name)."""
+
+    def __init__(self) -> None:
+        self.real_specs: dict[str, Any] = {}
+
+    def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
+        parts = fullname.split(".")
+        if len(parts) < 2 or parts[0] != __name__ or parts[1] not in RENAMED:
+            return None
+        return importlib.util.spec_from_loader(fullname, self)
+
+    def create_module(self, spec: Any) -> types.ModuleType:
+        parts = spec.name.split(".")
+        new = ".".join([__name__, RENAMED[parts[1]], *parts[2:]])
+        warnings.warn(f"{spec.name} is now {new}", DeprecationWarning, stacklevel=3)
+        module = importlib.import_module(new)
+        self.real_specs[spec.name] = module.__spec__  # importlib stamps the alias's spec on it
+        return module
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        for alias in [name for name, spec in self.real_specs.items() if spec.name == module.__name__]:
+            module.__spec__ = self.real_specs.pop(alias)  # the real one back
+
+
+class _Package(types.ModuleType):
+    """This package: an old subpackage path, once imported, never hides ``fit`` or ``solve``."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in RENAMED and isinstance(value, types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.meta_path.insert(0, _RenamedPaths())
+sys.modules[__name__].__class__ = _Package

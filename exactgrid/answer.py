@@ -8,15 +8,20 @@ under ``--json``) and exits with ``answer.exit_code``.
 
 What was taken from the models studied (see ``docs/architecture.md``):
 
-* CPMpy's ``ExitStatus`` (OPTIMAL, FEASIBLE, UNSATISFIABLE, UNKNOWN, ...): one small enum for
-  every solver, with FEASIBLE (a solution, optimality not proven) kept apart from OPTIMAL; here
-  FITS/DOES_NOT_FIT name a decision question's two proven answers, OPTIMAL/FEASIBLE an
-  optimisation's, and BOUNDED a proven upper bound that is not (known to be) reached.
-* PySAT's ``solve_limited`` (True, False or None when the budget ran out): *unknown* is an
-  answer, not an exception; a time limit or an interruption gives UNKNOWN (or the best found so
-  far), never a guess and never a raise.
+* CPMpy's ``ExitStatus`` (NOT_RUN, OPTIMAL, FEASIBLE, UNSATISFIABLE, ERROR, UNKNOWN) and its
+  ``SolverStatus`` (the exit status with the runtime): one small enum for every solver, FEASIBLE
+  (a solution, optimality not proven) kept apart from OPTIMAL, and the seconds beside it. Not
+  taken: NOT_RUN (an answer exists only once its job ran) and ERROR (an error is an exception:
+  bad input an ``InputError``, a solver contradicting the finder a bug that raises), and
+  FEASIBLE for a satisfaction problem's solution: a fit question's answers are named in its own
+  words, FITS and DOES_NOT_FIT; BOUNDED is ours (a proven bound that is not known to be reached).
+* PySAT's ``solve_limited`` (True, False, or None when the budget ran out or it was
+  interrupted): *unknown* is an answer, not an exception; a time limit or an interruption gives
+  UNKNOWN (or the best found so far, with ``stopped_by``), never a guess and never a raise.
 * PuLP's ``LpStatus`` (numbers with a text form): each outcome has a fixed text (its value,
-  ``Outcome.FITS == "fits"``) and a fixed exit status (:data:`EXIT_CODES`).
+  ``Outcome.FITS == "fits"``) and a fixed exit status (:data:`EXIT_CODES`). Not taken: PuLP's
+  second status, ``sol_status``, which can disagree with ``status`` after a time limit; here
+  one outcome says it all.
 
 Time limits mean the same everywhere: ``time_limit`` seconds of wall-clock time from the call,
 everything the job does included; :data:`DEFAULT_TIME_LIMIT` unless the job says otherwise;
@@ -87,8 +92,8 @@ class ProgressEvent:
     ``message`` is one human line (what the CLI's progress line shows); the numbers are there
     for a program: ``best`` (the best score found so far), ``bound`` (the best bound proven so
     far), ``done`` of ``total`` (questions answered, windows certified, rounds), and ``data``
-    the job's own object (``solve``: the :class:`~exactgrid.solve.SearchStats` or
-    :class:`~exactgrid.solve.Improvement`; ``bound``: the core just cut).
+    the job's own object (``solve``: the :class:`~exactgrid.solving.SearchStats` or
+    :class:`~exactgrid.solving.Improvement`; ``bound``: the core just cut).
     """
 
     job: str

@@ -33,7 +33,7 @@ from .words import WordList
 if TYPE_CHECKING:
     from .backends import Backend
     from .encode import Encoding
-    from .fit import FitAnswer
+    from .fitting import FitAnswer
 
 
 def as_grid(grid: Grid | str, shape: str | tuple[int, int] | None = None, moves: MoveRule = "king") -> Grid:
@@ -131,9 +131,9 @@ def fit(question: Question, backend: str | Backend | None = None, time_limit: fl
         on_progress: OnProgress | None = None, encoding: Encoding | None = None) -> FitAnswer:
     """Decide whether ``question`` has a grid: everything ``exactgrid fit`` does, in one call.
 
-    :func:`exactgrid.fit.fit` (which see: ``explain``, ``certify``, ``write``, ``counting``,
+    :func:`exactgrid.fitting.fit` (which see: ``explain``, ``certify``, ``write``, ``counting``,
     ``on_progress``, Ctrl-C as an UNKNOWN answer), and ``local_search`` seconds of local
-    search first (:func:`exactgrid.solve.fitting.search_for_fit`, the annealer of ``solve``):
+    search first (:func:`exactgrid.solving.fitting.search_for_fit`, the annealer of ``solve``):
     a grid it finds is an answer like any other, checked by the finder; when none comes, the
     backend gets the rest of ``time_limit``. Only FITS can come from the search.
 
@@ -142,8 +142,8 @@ def fit(question: Question, backend: str | Backend | None = None, time_limit: fl
     >>> answer.outcome, answer.exit_code
     (<Outcome.FITS: 'fits'>, 0)
     """
-    from .fit import fit as decide
-    from .solve.fitting import search_for_fit
+    from .fitting import fit as decide
+    from .solving.fitting import search_for_fit
 
     first = None
     if local_search > 0:

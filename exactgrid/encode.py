@@ -541,7 +541,7 @@ def encode(spec: Question, letter_presence: bool = True, deadline: float | None 
     ``assumable``: fixed cells, requirements and forbidden words are not asserted but made
     assumptions (:meth:`Encoding.cell_lit`, :meth:`Encoding.word_lit`, ``forbidden_lits``),
     and every optional word gets a found variable, so one encoding (and one solver session)
-    answers many questions that differ in those (:mod:`exactgrid.fit.session`).
+    answers many questions that differ in those (:mod:`exactgrid.fitting.session`).
 
     ``found``: every optional word gets a found variable (true: the word is spelled, within the
     budget), to assume or read, with nothing else changed (the counting bound's exact check).

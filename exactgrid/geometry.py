@@ -281,7 +281,7 @@ class Board:
         """The dilation table: ``spread_tables[k][byte]`` is the cells one move from the cells
         ``8k .. 8k+7`` set in ``byte`` (256 entries per 8 cells; bits past the last cell read
         as no cell). :meth:`spread` ORs one entry per byte of a mask; the annealer's kernel
-        reads the same table on custom boards (:func:`exactgrid.solve.problem.dilation_table`).
+        reads the same table on custom boards (:func:`exactgrid.solving.problem.dilation_table`).
         """
         masks = self.neighbour_masks
         tables = []

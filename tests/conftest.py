@@ -14,7 +14,7 @@ def compiled_search_kernel() -> None:
     time limit counts the compile, so without this a short search in the first test to run on a
     fresh clone would spend its time compiling, and its verdict would hang on the machine's speed.
     Children started by the tests load the kernel from the same cache."""
-    from exactgrid.solve import warm_up
+    from exactgrid.solving import warm_up
 
     warm_up()
 

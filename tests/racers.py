@@ -18,7 +18,7 @@ def give_up_at_once():
 def counting_that_fails(question, time_limit):
     """fit's counting child, with the core loop broken inside the child (a monkeypatch in the
     test process does not reach a child)."""
-    import exactgrid.fit.decide as fit_answer
+    import exactgrid.fitting.decide as fit_answer
 
     def broken(*args, **kwargs):
         raise RuntimeError("boom")

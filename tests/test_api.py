@@ -92,3 +92,22 @@ def test_answers_are_dataclasses_with_an_enum_verdict():
     assert answer.verdict is eg.Verdict.DOES_NOT_FIT and answer.verdict == "does not fit"
     assert answer.grid is None and answer.model_size.variables > 0
     assert isinstance(answer.model_size, eg.ModelSize)
+
+
+def test_the_public_api_reads_as_one():
+    import warnings
+
+    import exactgrid as eg
+    import exactgrid.fitting
+    import exactgrid.solving  # noqa: F401 - importing a subpackage must not rebind eg.fit or eg.solve
+
+    assert callable(eg.fit) and callable(eg.solve) and eg.fit.__module__ == "exactgrid.api"
+    assert len(eg.__all__) == len(set(eg.__all__))
+    assert eg.puzzles.letterboxed.solve_letter_boxed and eg.puzzles.trackword.build_grid
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        from exactgrid.fit.session import FitSession  # the old path, kept working
+        from exactgrid.solve import SolveAnswer
+    assert FitSession is eg.FitSession and SolveAnswer is eg.SolveAnswer
+    assert any(issubclass(w.category, DeprecationWarning) for w in caught)
+    assert callable(eg.fit) and callable(eg.solve)  # still the functions after the old paths' imports

@@ -9,7 +9,7 @@ import pytest
 
 from exactgrid.backends import Backend, BackendError, Result, SolverDisagreement, Status, get_backend, registry
 from exactgrid.backends._child import race_in_children, run_in_child
-from exactgrid.fit import fit
+from exactgrid.fitting import fit
 from exactgrid.model import BoolModel
 from exactgrid.question import build_question
 

@@ -14,8 +14,8 @@ import exactgrid as eg
 import exactgrid.inputs
 from exactgrid.backends import BackendError, backend_name, get_backend
 from exactgrid.cli import cli
-from exactgrid.fit import many
-from exactgrid.fit.many import fit_many, read_questions
+from exactgrid.fitting import many
+from exactgrid.fitting.many import fit_many, read_questions
 from exactgrid.inputs import (
     MAX_SECONDS,
     InputError,
@@ -99,7 +99,7 @@ def test_clamp_workers_lowers_to_the_cores(two_cores):
 
 
 def test_solve_runs_on_the_clamped_count(two_cores, monkeypatch):
-    from exactgrid.solve import answer as solve_answer
+    from exactgrid.solving import answer as solve_answer
 
     seen = []
     real = solve_answer.search

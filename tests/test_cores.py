@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from exactgrid.encode import encode
-from exactgrid.fit import fit
+from exactgrid.fitting import fit
 from exactgrid.geometry import Board
 from exactgrid.prove.cores import match_core, refute_by_cores
 from exactgrid.prove.counting import count_question
@@ -239,7 +239,7 @@ def test_an_in_process_backend_decides_in_its_probe_without_waiting_for_counting
 
 
 def test_a_failing_counting_pre_check_never_breaks_fit(monkeypatch):
-    import exactgrid.fit.decide as fit_answer
+    import exactgrid.fitting.decide as fit_answer
 
     monkeypatch.setattr(fit_answer, "counting_child", racers.counting_that_fails)
     answer = fit(load_instance(FIT / "3x3_top3.toml").question, "kissat", time_limit=60)

@@ -9,7 +9,7 @@ import itertools
 
 import pytest
 
-from exactgrid.fit import fit
+from exactgrid.fitting import fit
 from exactgrid.geometry import Board
 from exactgrid.question import Question, Requirement
 from exactgrid.words import WordList

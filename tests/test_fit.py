@@ -7,7 +7,7 @@ import pytest
 
 from exactgrid.encode import encode, modelled_alphabet
 from exactgrid.finder import find
-from exactgrid.fit import fit
+from exactgrid.fitting import fit
 from exactgrid.grid import Grid
 from exactgrid.question import SpecError, build_question
 from exactgrid.verify import check_grid, requirement_holds

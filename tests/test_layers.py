@@ -4,7 +4,7 @@ Every module is read with ``ast`` (nothing is imported), and every ``import`` in
 including the ones inside functions (a lazy import is still a dependency). Imports under
 ``if TYPE_CHECKING:`` are type-only and allowed. Modules are matched by their top-level name
 under ``exactgrid``: ``exactgrid/backends/ilp.py`` is in layer ``backends``, and a future
-``exactgrid/fit/`` subpackage stays in layer ``fit``.
+``exactgrid/fitting/`` subpackage stays in layer ``fit``.
 
 To place a new module, or to move one, edit :data:`LAYERS`; to accept a known upward import
 for now, add it to :data:`KNOWN_EXCEPTIONS` with the reason.
@@ -44,8 +44,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # refutations and bounds (DRUP checking, the counting relaxation and its cores): below fit,
     # whose pre-check refutes by counting
     ("prove",),
-    ("fit",),
-    ("solve",),  # the optimiser: compiled local search, exact moves through fit sessions
+    ("fitting",),  # fit questions: decide one, sessions, many at once (eg.fit is exactgrid.api.fit)
+    ("solving",),  # the optimiser: compiled local search, exact moves through fit sessions
     ("puzzles",),  # Trackword, Letter Boxed, Sum of Squares: each a thin layer over the engine
     ("api",),  # the front door (eg.score, eg.check), re-exported by exactgrid/__init__.py
     # the CLI package (its progress line, stop convention and clock in cli.progress); cli_progress
@@ -231,7 +231,7 @@ def test_type_checking_imports_are_ignored_but_their_else_is_not():
         "import typing\n"
         "from typing import TYPE_CHECKING\n"
         "if TYPE_CHECKING:\n"
-        "    from .fit import FitAnswer\n"
+        "    from .fitting import FitAnswer\n"
         "else:\n"
         "    from .cli import main\n"
         "if typing.TYPE_CHECKING:\n"

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 import exactgrid as eg
 from exactgrid.cli import cli
-from exactgrid.fit.many import ManyAnswer, fit_many, read_questions
+from exactgrid.fitting.many import ManyAnswer, fit_many, read_questions
 
 from .test_fit import EXPECTED, SPECS
 

@@ -18,7 +18,7 @@ import exactgrid as eg
 from exactgrid.cli import cli
 from exactgrid.data.us import us_states
 from exactgrid.finder import is_found, score
-from exactgrid.fit import fit
+from exactgrid.fitting import fit
 from exactgrid.geometry import Board
 from exactgrid.grid import Grid, parse_grid
 from exactgrid.render.picture import NothingToDraw, needed_counts, picture_of, steps_of

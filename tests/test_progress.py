@@ -179,12 +179,12 @@ def test_a_signal_gives_the_answer_so_far_and_exit_3(command: str, signum: int, 
 
 
 def test_solve_interrupted_before_the_search_answers_unknown_with_exit_3(monkeypatch) -> None:
-    import exactgrid.solve.answer
+    import exactgrid.solving.answer
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(exactgrid.solve.answer, "_search", interrupted)  # the library answers, not the CLI
+    monkeypatch.setattr(exactgrid.solving.answer, "_search", interrupted)  # the library answers, not the CLI
     result = CliRunner().invoke(cli, ["solve", "--shape", "3x3", "--json"])
     assert result.exit_code == 3, result.output
     data = json.loads(result.stdout)

@@ -5,7 +5,7 @@ import pytest
 import exactgrid as eg
 from exactgrid.backends import Status
 from exactgrid.encode import encode, modelled_alphabet
-from exactgrid.fit.session import FitSession, explain
+from exactgrid.fitting.session import FitSession, explain
 from exactgrid.inputs import FrozenDict
 from exactgrid.model import BoolModel
 from exactgrid.question import SpecError

@@ -15,7 +15,7 @@ import pytest
 import exactgrid as eg
 from exactgrid.fastscore import Scorer
 from exactgrid.question import Chain, Question
-from exactgrid.solve import SolveError
+from exactgrid.solving import SolveError
 from exactgrid.words import parse_word_list
 
 WORDS = parse_word_list("ABBA,40\nCAB,25\nDAD,30\nBAD,20\nACDC,60\nCADD,35\nDAB,15\nABACA,70\nBCD,10\n",
@@ -141,7 +141,7 @@ def _best_within(question: Question, letters: str, window: int) -> int:
 
 @pytest.mark.parametrize("window", [1, 2])
 def test_certify_window_proves_no_change_of_k_cells_improves(window: int) -> None:
-    from exactgrid.solve.certify import certify, improve_within
+    from exactgrid.solving.certify import certify, improve_within
     from exactgrid.verify import check_grid
 
     question = Question(eg.Board(3, 3), words=WORDS, forbidden=["ABBA"], required=["CAB"])
@@ -167,7 +167,7 @@ def test_solve_with_certify_window_reports_the_certificate() -> None:
 
 
 def test_fit_by_search_fits_by_search_and_refutes_by_solver() -> None:
-    from exactgrid.solve.fitting import fit_by_search, searchable
+    from exactgrid.solving.fitting import fit_by_search, searchable
 
     question = Question(eg.Board(3, 3), words=WORDS, optional="all", min_score=_brute_force(
         Question(eg.Board(3, 3), words=WORDS)))

@@ -14,8 +14,8 @@ from exactgrid.data.us import us_states
 from exactgrid.fastscore import Scorer
 from exactgrid.geometry import Board
 from exactgrid.question import Chain, Question
-from exactgrid.solve import kernel
-from exactgrid.solve.problem import ChainStates, SearchProblem, dilation, dilation_table, grid_text
+from exactgrid.solving import kernel
+from exactgrid.solving.problem import ChainStates, SearchProblem, dilation, dilation_table, grid_text
 from exactgrid.words import parse_word_list
 
 SMALL_WORDS = parse_word_list("\n".join(["OHIO", "IOWA", "UTAH", "IDAHO", "MAINE", "TEXAS", "NEVADA", "HAWAII",

@@ -29,8 +29,8 @@ import time
 from pathlib import Path
 
 import exactgrid as eg
-from exactgrid.fit.many import fit_many
-from exactgrid.fit.session import FitSession
+from exactgrid.fitting.many import fit_many
+from exactgrid.fitting.session import FitSession
 
 ROOT = Path(__file__).resolve().parents[1]
 GRID_250M = "ORTSHYESADWNNIGMIORIALACH"  # 258,291,677 points, 29 states (found by an annealer)

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from exactgrid.backends import get_backend
 from exactgrid.encode import encode
-from exactgrid.fit import fit
+from exactgrid.fitting import fit
 from exactgrid.question import load_instance
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -119,7 +119,7 @@ def timed(fn, repeats: int, count: int) -> tuple[float, float]:
 
 def _annealer(p, states, temperature: float):
     """``run(steps)``: anneal the chains of ``states`` at a fixed temperature; proposals scored."""
-    from exactgrid.solve import kernel
+    from exactgrid.solving import kernel
 
     best, feasible = states.grids[0].copy(), states.grids[0].copy()
     best_value = np.array([np.iinfo(np.int64).min], dtype=np.int64)
@@ -137,12 +137,12 @@ def _annealer(p, states, temperature: float):
 
 
 def bench_anneal(seconds: float, seed: int) -> int:
-    """Proposals scored per second by exactgrid.solve.kernel.anneal on one thread, at three
+    """Proposals scored per second by exactgrid.solving.kernel.anneal on one thread, at three
     temperatures (as a fraction of the mean state population), from random and from good
     grids; afterwards every chain's incremental score is compared with the batch scorer's."""
     from exactgrid.question import Question
-    from exactgrid.solve import kernel
-    from exactgrid.solve.problem import ChainStates, SearchProblem, grid_codes, grid_text
+    from exactgrid.solving import kernel
+    from exactgrid.solving.problem import ChainStates, SearchProblem, grid_codes, grid_text
 
     problem = SearchProblem.build(Question(Board(5, 5)))
     scorer = Scorer(problem.question.board, problem.question.words, 1)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from exactgrid.backends import get_backend, list_backends
 from exactgrid.encode import encode
-from exactgrid.fit import fit
+from exactgrid.fitting import fit
 from exactgrid.question import load_instance
 
 INSTANCE = Path(__file__).resolve().parents[1] / "instances" / "benchmarks" / "fit" / "4x4_m8.toml"

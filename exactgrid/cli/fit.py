@@ -175,7 +175,7 @@ def fit_many_command(ctx: click.Context, questions_file: str, backend: str | Non
     holds no question; 3 if some question was not answered (time limit, Ctrl-C).
     """
     from ..backends import get_backend
-    from ..fit.many import fit_many, read_questions
+    from ..fitting.many import fit_many, read_questions
 
     get_backend(backend)  # an unknown or missing backend is bad input, before any work
     if questions_file == "-":

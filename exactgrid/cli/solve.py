@@ -1,6 +1,6 @@
 """The ``solve`` command: the highest-scoring grid found in a time limit.
 
-JSON output (``--json``): the solve answer's keys (see :meth:`exactgrid.solve.SolveAnswer.to_dict`),
+JSON output (``--json``): the solve answer's keys (see :meth:`exactgrid.solving.SolveAnswer.to_dict`),
 with ``picture`` under ``--show`` (see :mod:`exactgrid.cli.pictures`). Stopped by Ctrl-C,
 SIGTERM or SIGHUP it prints the best grid so far and exits 3.
 """
@@ -69,7 +69,7 @@ def solve_command(ctx: click.Context, requirements: tuple[str, ...], forbid: tup
     SIGTERM stop it with the best grid so far (exit 3).
     """
     from ..question import build_question, choose_checklist
-    from ..solve import solve
+    from ..solving import solve
 
     question = build_question(requirements=requirements, forbid=forbid, min_score=min_score, min_count=min_count,
                               shape=shape, moves=moves, budget=budget, words=words, allow_empty=True,

@@ -31,8 +31,8 @@ from ..words import WordList
 from .text import marked_spelling
 
 if TYPE_CHECKING:
-    from ..fit import FitAnswer
-    from ..solve import SolveAnswer
+    from ..fitting import FitAnswer
+    from ..solving import SolveAnswer
 
 
 MAX_PANELS = 60

@@ -24,8 +24,8 @@ from ..grid import Grid
 from ..wording import plural
 
 if TYPE_CHECKING:
-    from ..fit import FitAnswer
-    from ..solve import SearchStats, SolveAnswer
+    from ..fitting import FitAnswer
+    from ..solving import SearchStats, SolveAnswer
 
 
 def grid_block(grid: Grid) -> str:

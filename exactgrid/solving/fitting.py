@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 
 from ..backends import Backend
-from ..fit import FitAnswer, fit, verified_answer
+from ..fitting import FitAnswer, fit, verified_answer
 from ..inputs import check_seconds, clamp_workers_warning
 from ..question import Question
 from .problem import SearchProblem, SolveError, counts_every_word

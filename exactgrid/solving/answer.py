@@ -323,7 +323,7 @@ def _feasible_start(question: Question, time_limit: float | None) -> str | None:
     """A grid with the required words and none of the forbidden ones, from the SAT solver, for
     the search to start from (annealing from random grids rarely meets a long required word,
     such as PENNSYLVANIA); None if none comes in a tenth of the time (at most 10 s)."""
-    from ..fit import fit  # noqa: PLC0415 (the SAT layer only when there is something to require)
+    from ..fitting import fit  # noqa: PLC0415 (the SAT layer only when there is something to require)
 
     seed = question.but(min_score=None, min_count=None, chains=(), optional=())
     limit = 10.0 if time_limit is None else min(10.0, SEED_SHARE * time_limit)

@@ -1,5 +1,5 @@
 """Decide a fit question: encode, solve with a backend (racing the counting loop), and check
-every grid with the finder (:func:`~exactgrid.fit.answer.verified_answer`).
+every grid with the finder (:func:`~exactgrid.fitting.answer.verified_answer`).
 
 :func:`fit` is the whole job ``exactgrid fit`` does, in one call: the model written to files
 on request, the backend raced against counting, lazy cuts for forbidden words, a minimal
@@ -75,7 +75,7 @@ def fit(question: Question, backend: str | Backend | None = None, time_limit: fl
 
     ``explain``: when it does not fit, also find why (``conflict``: a minimal set of the
     requirements, forbidden words and fixed cells that cannot hold together; see
-    :func:`exactgrid.fit.session.explain`), within what is left of the time limit.
+    :func:`exactgrid.fitting.session.explain`), within what is left of the time limit.
 
     ``certify``: when it does not fit, refute it again with a proof-logging CaDiCaL and check
     the DRUP proof (:mod:`exactgrid.prove.certify`), within ``time_limit`` again

@@ -187,7 +187,7 @@ class FitAnswer(Answer):
 
 @dataclass(frozen=True)
 class Explanation(Answer):
-    """Why a question does not fit (:func:`~exactgrid.fit.session.explain`): ``conflict``, a
+    """Why a question does not fit (:func:`~exactgrid.fitting.session.explain`): ``conflict``, a
     set of its parts (requirements, forbidden words, fixed cells, as the CLI writes them) that
     cannot hold together, proven minimal when ``minimal``. DOES_NOT_FIT when the solver refuted
     the question; UNKNOWN when the time (or an interruption) came first, and ``conflict`` is

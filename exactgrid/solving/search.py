@@ -97,7 +97,7 @@ class SearchResult:
 
 COMPILING_DETAIL = ("stopped before the search began: the search kernel was still being compiled for this machine "
                     "(once after an install; a run that ends first leaves it uncompiled: run once with a time limit "
-                    "of 30 s or more, or call exactgrid.solve.warm_up(), and later runs load it from numba's cache)")
+                    "of 30 s or more, or call exactgrid.solving.warm_up(), and later runs load it from numba's cache)")
 NOT_BEGUN_DETAIL = "stopped before the search began: the time limit came first"
 COMPILE_NOTICE_SECONDS = 1.0
 """Getting the kernel ready longer than this means numba is compiling it (a cache load takes a

@@ -4,7 +4,7 @@ The question: the solve question's own constraints, with every word of the list 
 towards ``min_score`` = the grid's score + 1. Two ways to ask it:
 
 * :func:`certify` (windows): one encoding and one incremental solver session
-  (:class:`~exactgrid.fit.session.FitSession`); for each window of K free cells, the other
+  (:class:`~exactgrid.fitting.session.FitSession`); for each window of K free cells, the other
   cells are assumed to keep their letters. An UNSAT answer comes with a core, the cells whose
   letters the refutation used; every later window that leaves all of a core's cells alone is
   refuted by the same core and is not asked. A model is a better grid (checked by the finder):
@@ -28,7 +28,7 @@ from math import comb
 
 from ..backends import Backend, Status
 from ..encode import EncodingTimeout, encode
-from ..fit.session import SESSION_BACKEND, FitSession, session_backend
+from ..fitting.session import SESSION_BACKEND, FitSession, session_backend
 from ..grid import Grid
 from ..inputs import InputError, check_seconds, check_whole
 from ..question import Question, Verdict
@@ -77,7 +77,7 @@ def improve_within(question: Question, grid: str, score: int, window: int, backe
     """One exact move: a grid meeting ``question`` that differs from ``grid`` in at most
     ``window`` free cells and scores more than ``score`` (FITS, with the finder's check of it),
     a proof that there is none (DOES_NOT_FIT), or UNKNOWN; and a detail line."""
-    from ..fit import fit  # noqa: PLC0415 (the package, which is callable: see exactgrid.fit)
+    from ..fitting import fit
 
     asked = window_question(question, score)
     deadline = None if time_limit is None else time.monotonic() + time_limit

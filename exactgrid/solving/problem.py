@@ -3,7 +3,7 @@
 :class:`SearchProblem` turns a board, a weighted word list, a budget and the constraints of a
 :class:`~exactgrid.question.Question` (required and forbidden words, fixed cells, minimum
 count and score, chains) into numpy arrays, and :class:`ChainStates` holds the grids of many
-search chains with their incremental state (:mod:`exactgrid.solve.kernel`).
+search chains with their incremental state (:mod:`exactgrid.solving.kernel`).
 """
 
 from __future__ import annotations

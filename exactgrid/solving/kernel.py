@@ -19,7 +19,7 @@ finder.
 Constraints (required and forbidden words, a minimum count or score, chains of words linked
 by an adjacency, such as coast-to-coast) are kept incrementally as counts; the annealer
 maximises ``score - penalty * violations - shortfall`` and remembers the best grid with no
-violation separately. Nothing here is trusted: :mod:`exactgrid.solve.search` re-scores every
+violation separately. Nothing here is trusted: :mod:`exactgrid.solving.search` re-scores every
 grid it reports with the finder and the checklist.
 """
 
