@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..backends.sat import solve_in_chunks
 from ..cnf import compile_cnf
@@ -22,14 +22,12 @@ from ..inputs import check_seconds
 from ..model import BoolModel
 from ..question import Question
 from ..wording import plural
-from .cores import CoreRefutation, core_cut
+from .answers import BoundAnswer, CoreRefutation
+from .cores import core_cut
 from .counting import OTHER, counting_model
 from .drup import ProofCheck, check_drup
 from .exact import CountCheck, WordCore
 from .placement import Placement
-
-if TYPE_CHECKING:
-    from .bound import BoundAnswer
 
 PROOF_SOLVER = "cadical195"
 """The PySAT solver that writes the proofs (CaDiCaL 1.9.5; Glucose 4 logs proofs too)."""
