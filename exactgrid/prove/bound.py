@@ -7,6 +7,11 @@ needed pairs then go to the placement check: if no placement exists, the core fo
 core under a renaming of its letters) is cut and the next round can only score less; if one
 exists, counting has nothing more to say and the optimum is the bound. The bound is anytime:
 at the time limit, or on Ctrl-C/SIGTERM, the best bound proven so far is the answer.
+
+:func:`bound` is the one call behind ``exactgrid bound``: it also scores every word when the
+question names none, adds the awards asked for, runs the relaxation alone (``method=
+"relaxation"``, on any backend), and finds the worker searches (a process pool, an executor,
+a Dask scheduler), always answering with a :class:`~exactgrid.prove.answers.BoundAnswer`.
 """
 
 from __future__ import annotations
@@ -343,17 +348,25 @@ def bound(question: Question, time_limit: float | None = DEFAULT_TIME_LIMIT,
     question = _with_awards(question, checklist, awards, water_borders)
     if method == "relaxation":
         return _relaxation_bound(question, backend or "highs", limit, started, on_progress)
-    get_backend("highs")  # BackendError naming the extra to install, when highspy is missing
     progress = _Progress(started, sum(question.scoring_weights().values()), on_bound=on_bound, on_round=on_round,
                          on_progress=on_progress)
+    settings = _Settings(certify, certify_seconds, triples, cores_per_round, 1, exact, exact_seconds)
+    return _cores_bound(question, settings, progress, limit, (workers, executor, scheduler))
+
+
+def _cores_bound(question: Question, settings: _Settings, progress: _Progress, time_limit: float | None,
+                 where: tuple[int | None, Executor | None, str | None]) -> BoundAnswer:
+    """The bound by cores (``method="cores"``), its worker searches where ``where`` (workers,
+    executor, scheduler) says."""
+    get_backend("highs")  # BackendError naming the extra to install, when highspy is missing
+    workers, executor, scheduler = where
     try:
         with _workers(scheduler, executor, workers) as (pool, count):
-            settings = _Settings(certify, certify_seconds, triples, cores_per_round, count, exact, exact_seconds)
-            deadline = None if limit is None else started + limit
-            return _BoundRun(question, settings, progress, deadline, pool).run()
+            deadline = None if time_limit is None else progress.started + time_limit
+            return _BoundRun(question, replace(settings, workers=count), progress, deadline, pool).run()
     except KeyboardInterrupt as exc:  # while the workers were being found
         stopped = interruption(exc)
-        return BoundAnswer("open", progress.bound, progress.total, seconds=time.monotonic() - started,
+        return BoundAnswer("open", progress.bound, progress.total, seconds=time.monotonic() - progress.started,
                            detail=f"interrupted ({stopped}) before the first bound", stopped_by=stopped)
 
 
