@@ -200,3 +200,15 @@ def test_the_bound_may_score_only_what_the_question_names():
     weights = eg.us_states()
     assert answer.total == weights.weight("OHIO") + weights.weight("UTAH")
     assert answer.status == "bounded" and answer.bound == answer.total  # both fit a 3x3 board
+
+
+def test_a_dask_scheduler_address_is_enough():
+    """As ``bound --scheduler ADDRESS``: the call connects, runs 1 + the cluster's threads
+    searches a round, and closes the connection."""
+    distributed = pytest.importorskip("distributed")
+    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None)
+    with cluster:
+        answer = bound(new_states_4x4(), time_limit=None, scheduler=cluster.scheduler_address)
+    weights = new_states_4x4().scoring_weights()
+    assert answer.status == "bounded" and answer.bound == answer.total - weights["NEWHAMPSHIRE"]
+    assert "2 core searches a round" in answer.detail and "failed" not in answer.detail
