@@ -18,6 +18,7 @@ from exactgrid.pool import process_pool, stop_pool
 from exactgrid.prove.bound import bound
 from exactgrid.prove.cores import Cutter
 from exactgrid.prove.counting import counting_model
+from exactgrid.prove.cuts import Cuts
 from exactgrid.prove.placement import Core, Placement, pair_of
 from exactgrid.prove.spread import CoreSearch, PlacementSpec, Spread, find_cores, search_job
 from exactgrid.question import build_question
@@ -133,13 +134,13 @@ def test_cores_from_workers_are_cut_at_the_next_round():
     cutter = Cutter(question, counting, executor=pool, jobs=1)
     try:
         solution = HighsModel(counting.model).solve()
-        first = cutter.cut(solution.true_vars, None)
-        assert isinstance(first, list) and len(first) == 1  # this process's core; the worker's is under way
+        first = cutter.cut(solution.true_vars, None).clauses
+        assert len(first) == 1  # this process's core; the worker's is under way
         assert len(cutter.spread.pending) == 1
         arrived = cutter.spread.harvest(None)
         assert arrived and arrived[0] != first[0][1]  # another order, another core
         cutter.spread.pending.append(_done(arrived))  # handed over at the next round
-        second = cutter.cut(solution.true_vars, None)  # the same solution: the new core cuts it too
+        second = cutter.cut(solution.true_vars, None).clauses  # the same solution: the new core cuts it too
         assert second[0][1] == arrived[0]  # (perhaps with a renamed copy of a core that also applies)
         assert cutter.cores == [first[0][1], arrived[0]]
     finally:
@@ -179,8 +180,8 @@ def test_the_core_search_on_a_dask_cluster():
     assert answer.status in ("refuted", "bounded") and "failed" not in answer.detail
     assert answer.to_dict() | {"seconds": 0, "trajectory": 0, "detail": 0} == bound(spec, None).to_dict() | {
         "seconds": 0, "trajectory": 0, "detail": 0}
-    assert isinstance(here, list) and there
-    for core in [here[0][1], *there]:
+    assert isinstance(here, Cuts) and there
+    for core in [here.clauses[0][1], *there]:
         assert not placeable(spec.board, core.pairs, core.at_most, fixed=dict(spec.fixed))
 
 

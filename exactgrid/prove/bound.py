@@ -7,115 +7,101 @@ needed pairs then go to the placement check: if no placement exists, the core fo
 core under a renaming of its letters) is cut and the next round can only score less; if one
 exists, counting has nothing more to say and the optimum is the bound. The bound is anytime:
 at the time limit, or on Ctrl-C/SIGTERM, the best bound proven so far is the answer.
+
+:func:`bound` is the one call behind ``exactgrid bound``: it also scores every word when the
+question names none, adds the awards asked for, runs the relaxation alone (``method=
+"relaxation"``, on any backend), and finds the worker searches (a process pool, an executor,
+a Dask scheduler), always answering with a :class:`~exactgrid.prove.answers.BoundAnswer`.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor
-from dataclasses import dataclass, field
-from typing import Any
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 
+from ..answer import DEFAULT_TIME_LIMIT, OnProgress, ProgressEvent
+from ..awards import Checklist
 from ..backends import Status, get_backend
 from ..backends.ilp import HighsModel
 from ..encode import EncodingTimeout
 from ..finder import find
 from ..grid import Grid
-from ..inputs import check_seconds, check_whole, clamp_workers_warning
-from ..pool import process_pool, stop_pool
-from ..question import Question
+from ..inputs import InputError, check_seconds, check_whole, clamp_workers_warning
+from ..pool import dask_client, dask_threads, process_pool, stop_pool
+from ..question import Question, checklist_question, choose_checklist
+from ..stopping import interruption
 from ..verify import check_grid
 from ..wording import plural
+from .answers import BoundAnswer
+from .certify import confirm_bound
 from .cores import Cutter, core_cut
-from .counting import OTHER, counting_model
+from .counting import OTHER, count_question, counting_model
+from .cuts import Cut, Cuts, Placeable, Spelled, TimedOut, Unchecked
 from .exact import CountCheck, WordCore
 from .placement import Core, PlacementTooLarge
 
+__all__ = ["METHODS", "BoundAnswer", "bound"]
 
-@dataclass(frozen=True)
-class BoundAnswer:
-    """An upper bound on the best score of any grid answering a question, and what backs it."""
-
-    status: str
-    """``refuted`` (no grid answers the question), ``optimal`` (with ``exact``: :attr:`grid`
-    scores the bound, so it is the best score), ``bounded`` (the optimum of the relaxation with
-    every cut found: counting cannot go lower), ``open`` (time limit or interrupted: the best
-    bound proven so far)."""
-    bound: int | None
-    """The bound (None when refuted, or when no round proved one in time)."""
-    total: int
-    """The summed weight of every word the bound scores (the trivial bound)."""
-    cores: tuple[Core, ...] = ()
-    rounds: int = 0
-    renamed: int = 0
-    """Cuts that were renamed copies of earlier cores."""
-    seconds: float = 0.0
-    trajectory: tuple[tuple[float, int], ...] = ()
-    """(seconds, bound) each time the bound went down."""
-    detail: str = ""
-    confirmation: str = ""
-    """With ``certify``: what a second solver and the proof checker said."""
-    word_cores: tuple[WordCore, ...] = ()
-    """With ``exact``: word count cores (words that cannot be spelled together within letter
-    limits, from the question's exact model)."""
-    grid: Grid | None = None
-    """With ``optimal``: a grid scoring the bound, checked by the finder."""
-    stopped_by: str | None = None
-    """What interrupted the work (``Ctrl-C``, ``SIGTERM``, ``SIGHUP``), or None."""
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready."""
-        return {"status": self.status, "bound": self.bound, "total": self.total, "rounds": self.rounds,
-                "renamed": self.renamed, "seconds": round(self.seconds, 3),
-                "trajectory": [[round(s, 2), b] for s, b in self.trajectory],
-                "cores": [c.to_dict() for c in self.cores], "word_cores": [c.to_dict() for c in self.word_cores],
-                "grid": self.grid.letters if self.grid else None, "detail": self.detail,
-                "confirmation": self.confirmation, "stopped_by": self.stopped_by}
-
-    def text(self) -> str:
-        """What ``exactgrid bound`` prints."""
-        if self.status == "refuted":
-            head = "DOES NOT FIT, by counting"
-        elif self.status == "optimal" and self.bound is not None and self.grid is not None:
-            head = f"best score {self.bound:,}, proven: the bound is reached by {self.grid.letters}"
-        elif self.bound is None:
-            head = "no bound proven within the time limit"
-        else:
-            below = self.total - self.bound
-            head = f"upper bound {self.bound:,}" + (f" ({below:,} below the total {self.total:,})" if below else
-                                                    " (the total of the words: nothing excluded)")
-        cores = len(self.cores)
-        lines = [head, f"how: {self.detail}",
-                 f"{plural(self.rounds, 'round')}, {plural(cores, 'pair/count core')} "
-                 f"({self.renamed} renamed copies), {self.seconds:.1f} s"]
-        if self.word_cores:
-            lines[-1] += f", {len(self.word_cores)} word count cores"
-        shown = [f"core {i}: {c.text()}" for i, c in enumerate(self.cores, 1)]
-        shown += [f"word count core {i}: no grid with {c.text()}" for i, c in enumerate(self.word_cores, 1)]
-        lines += [f"  {line}" for line in shown[:5]]
-        if len(shown) > 5:
-            lines.append(f"  ... and {len(shown) - 5} more (--json lists them all)")
-        if self.confirmation:
-            lines.append(self.confirmation)
-        return "\n".join(lines)
+METHODS = ("cores", "relaxation")
+"""How :func:`bound` bounds: the relaxation cut by cores on HiGHS, or the relaxation alone."""
 
 
 @dataclass
 class _Progress:
+    """The best bound so far and what the callers hear of it: ``on_bound(bound, seconds)``,
+    ``on_round(round, core or None)`` and ``on_progress(event)`` (job ``bound``)."""
+
     started: float
     total: int
     bound: int | None = None
     trajectory: list[tuple[float, int]] = field(default_factory=list)
     on_bound: Callable[[int, float], None] | None = None
+    on_round: Callable[[int, Core | None], None] | None = None
+    on_progress: OnProgress | None = None
+    round: int = 0
+    cuts: int = 0
 
     def lower(self, value: int) -> None:
+        """A bound proven: kept when it is lower than the best so far (and then told)."""
         if self.bound is None or value < self.bound:
             self.bound = value
             elapsed = time.monotonic() - self.started
             self.trajectory.append((elapsed, value))
             if self.on_bound is not None:
                 self.on_bound(value, elapsed)
+            self._tell("improvement", None)
+
+    def cut(self, core: Core | WordCore | None) -> None:
+        """A core cut this round (None: the round ended with nothing to cut)."""
+        self.cuts += core is not None
+        if self.on_round is not None:
+            self.on_round(self.round, core)  # type: ignore[arg-type]
+        self._tell("round", core)
+
+    def _tell(self, kind: str, core: Core | WordCore | None) -> None:
+        if self.on_progress is None:
+            return
+        best = "no bound yet" if self.bound is None else f"bound {self.bound:,}"
+        message = f"{best}, round {self.round}, {plural(self.cuts, 'cut')}"
+        self.on_progress(ProgressEvent("bound", message, time.monotonic() - self.started, bound=self.bound,
+                                       done=self.round, kind=kind, data=core))
+
+
+@dataclass(frozen=True)
+class _Settings:
+    """What :func:`bound` was asked for, beyond the question (see its docstring)."""
+
+    certify: bool = False
+    certify_seconds: float | None = DEFAULT_TIME_LIMIT
+    triples: bool = False
+    cores_per_round: int = 1
+    workers: int = 1
+    exact: bool = False
+    exact_seconds: float | None = DEFAULT_TIME_LIMIT
 
 
 def _failures(cutter: Cutter | None) -> str:
@@ -125,166 +111,328 @@ def _failures(cutter: Cutter | None) -> str:
     return f" ({len(failed)} worker searches failed, first: {failed[0]})" if failed else ""
 
 
-def bound(question: Question, time_limit: float | None = 60.0,
-          on_bound: Callable[[int, float], None] | None = None,
-          on_round: Callable[[int, Core | None], None] | None = None,
-          certify: bool = False, certify_seconds: float | None = 60.0, triples: bool = False,
-          cores_per_round: int = 1, workers: int = 1, executor: Executor | None = None,
-          exact: bool = False, exact_seconds: float | None = 60.0) -> BoundAnswer:
-    """An upper bound on the best score (required and optional words' weights) of any grid
-    answering ``question``; see the module's docstring. ``on_bound(bound, seconds)`` hears each
-    improvement, ``on_round(round, core cut or None)`` each round. With ``certify``, the final
-    model (relaxation and cuts) with "score above the bound" and each core's placement are refuted
-    again by CaDiCaL with DRUP proofs that exactgrid checks, within ``certify_seconds`` after the
-    bound (:func:`exactgrid.prove.certify.confirm_bound`). ``triples``: cores may also name letter
-    triples (see :func:`exactgrid.prove.cores.refute_by_cores`). ``cores_per_round``: after a
-    new core, look for more in the same solution among the pairs no earlier core of the round
-    holds (cores with disjoint pairs), up to this many. ``workers``: core searches a solution
-    gets at once, this process's and ``workers - 1`` on ``executor`` (a Dask client's, say)
-    or, without one, on a process pool made for the run and stopped when it ends (then at most
-    the usable cores: more are lowered to them with a
-    :class:`~exactgrid.inputs.WorkersClamped` warning); each shrinks
-    in its own order, so a round may cut with several different cores
-    (:mod:`exactgrid.prove.spread`). ``exact``: each optimum's words and letter counts first go
-    to the question's exact model (:class:`~exactgrid.prove.exact.CountCheck`, within
-    ``exact_seconds``): a grid there scores the bound (``optimal``); a word count core is cut;
-    when it times out, the placement check takes over."""
-    if time_limit is not None:
-        time_limit = check_seconds(time_limit)
-    if executor is None:  # this machine's cores: more searches than cores only compete for them
-        workers = clamp_workers_warning(workers)
-    else:
-        check_whole(workers, "workers", low=1)
-    get_backend("highs")  # BackendError naming the extra to install, when highspy is missing
-    started = time.monotonic()
-    deadline = None if time_limit is None else started + time_limit
-    progress = _Progress(started, sum(question.scoring_weights().values()), on_bound=on_bound)
-    own_pool = process_pool(workers - 1) if executor is None and workers > 1 else None
-    try:
-        counting = counting_model(question, objective=True)
-        mip = HighsModel(counting.model)
+class _BoundRun:
+    """One run of the bound's loop (see the module's docstring): HiGHS optimises the relaxation
+    with the cuts so far, and each optimum is cut (:meth:`_cut`) until nothing cuts it, the time
+    limit, or Ctrl-C/SIGTERM."""
+
+    def __init__(self, question: Question, settings: _Settings, progress: _Progress, deadline: float | None,
+                 executor: Executor | None) -> None:
+        self.question = question
+        self.settings = settings
+        self.progress = progress
+        self.deadline = deadline
+        self.executor = executor
+        self.cutter: Cutter | None = None
+        self.checker: CountCheck | None = None
+        self.notes = ""  # what the answer's detail adds: the checks left out, and why
+        self.word_cores: list[WordCore] = []
+        kinds = "pair/triple/count" if settings.triples else "pair/count"
+        self.relaxation = f"the counting relaxation (letter counts, adjacent pairs) with {kinds} cores, by HiGHS"
+
+    def run(self) -> BoundAnswer:
+        """The bound: the loop's answer, or the best bound so far when the time limit or an
+        interruption ends it."""
         try:
-            cutter: Cutter | None = Cutter(question, counting, triples=triples, per_round=cores_per_round,
-                                           executor=executor or own_pool, jobs=workers - 1)
+            try:
+                self._open()
+            except KeyboardInterrupt as exc:
+                stopped = interruption(exc)
+                return BoundAnswer("open", None, self.progress.total, seconds=self._seconds(),
+                                   detail=f"interrupted ({stopped}) before the first bound", stopped_by=stopped)
+            try:
+                while True:
+                    answer = self._round()
+                    if answer is not None:
+                        return answer
+            except KeyboardInterrupt as exc:
+                stopped = interruption(exc)
+                return self._answer("open", f"{self.relaxation}: interrupted ({stopped})", interrupted=stopped)
+        finally:
+            self._close()
+
+    def _open(self) -> None:
+        """The relaxation on HiGHS, the placement session (when the board allows one) and the
+        exact model (with ``exact``)."""
+        self.counting = counting_model(self.question, objective=True)
+        self.mip = HighsModel(self.counting.model)
+        settings = self.settings
+        try:
+            self.cutter = Cutter(self.question, self.counting, triples=settings.triples,
+                                 per_round=settings.cores_per_round, executor=self.executor,
+                                 jobs=settings.workers - 1)
         except PlacementTooLarge as exc:
-            cutter, without_cores = None, f" (no cores: {exc})"
-        else:
-            without_cores = ""
-        letters = set(counting.cells) | {OTHER}
+            self.notes += f" (no cores: {exc})"
+        if settings.exact:
+            self.checker = self._checker()
+        if settings.workers > 1:
+            self.relaxation += f", {settings.workers} core searches a round"
+        if self.checker is not None:
+            self.relaxation += ", word count cores from the exact model"
+
+    def _checker(self) -> CountCheck | None:
+        """The question's exact model with letter counters, when it can be built in time and
+        holds the whole question."""
+        letters = set(self.counting.cells) | {OTHER}
         try:
-            checker = CountCheck(question, letters, "cadical", deadline, words=True) if exact else None
+            checker = CountCheck(self.question, letters, "cadical", self.deadline, words=True)
         except EncodingTimeout:  # the time limit came while the exact model was built: bound without it
-            checker, without_cores = None, without_cores + " (no exact check: the time limit came while encoding it)"
-        if checker is not None and not checker.usable:
-            checker.close()
-            checker, without_cores = None, without_cores + " (no exact check: forbidden words enforced lazily)"
-    except KeyboardInterrupt as exc:
-        from ..stopping import interruption
-
-        if own_pool is not None:
-            stop_pool(own_pool)
-        return BoundAnswer("open", None, progress.total, seconds=time.monotonic() - started,
-                           detail=f"interrupted ({interruption(exc)}) before the first bound",
-                           stopped_by=interruption(exc))
-    rounds = 0
-    word_cores: list[WordCore] = []
-
-    def answer(status: str, detail: str, interrupted: str | None = None, grid: Grid | None = None) -> BoundAnswer:
-        result = BoundAnswer(status, None if status == "refuted" else progress.bound, progress.total,
-                             tuple(cutter.cores) if cutter else (), rounds, cutter.renamed if cutter else 0,
-                             time.monotonic() - started, tuple(progress.trajectory),
-                             detail + without_cores + _failures(cutter), word_cores=tuple(word_cores), grid=grid,
-                             stopped_by=interrupted)
-        if certify and not interrupted and cutter is not None:
-            from .certify import confirm_bound
-
-            result = confirm_bound(result, counting.model, mip.added, cutter.placement, certify_seconds, checker)
-        return result
-
-    def left() -> float | None:
-        return None if deadline is None else max(0.0, deadline - time.monotonic())
-
-    def exact_cut(true_vars: frozenset[int], cap: float | None) -> Grid | list[tuple[list[int], Any]] | None:
-        """The exact model's answer for a solution: a grid, a word count core's cut, or None."""
-        if checker is None:
+            self.notes += " (no exact check: the time limit came while encoding it)"
             return None
-        limit = left()
+        if not checker.usable:
+            checker.close()
+            self.notes += " (no exact check: forbidden words enforced lazily)"
+            return None
+        return checker
+
+    def _close(self) -> None:
+        if self.cutter is not None:
+            self.cutter.close()
+        if self.checker is not None:
+            self.checker.close()
+
+    def _left(self) -> float | None:
+        return None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
+
+    def _seconds(self) -> float:
+        return time.monotonic() - self.progress.started
+
+    def _round(self) -> BoundAnswer | None:
+        """One round: optimise, then cut the optimum; the answer when that ends the loop, else
+        None (the cuts are added to the model)."""
+        progress = self.progress
+        progress.round += 1
+        result = self.mip.solve(self._left(), on_bound=progress.lower)
+        if result.status == Status.UNSAT:
+            return self._answer("refuted", self.relaxation + ": no solution")
+        if result.bound is not None:
+            progress.lower(result.bound)
+        if result.status != Status.OPTIMAL:
+            return self._answer("open", self.relaxation + ": the time limit came first")
+        progress.lower(result.objective)
+        cut = self._cut(result.true_vars or frozenset())
+        if isinstance(cut, Spelled):
+            return self._optimal(cut.grid)
+        if isinstance(cut, Unchecked):
+            return self._answer("bounded", "the counting relaxation's optimum, by HiGHS")
+        if isinstance(cut, Placeable):
+            progress.cut(None)
+            return self._answer("bounded", self.relaxation + ": its optimum's letters can be placed")
+        if isinstance(cut, TimedOut):
+            return self._answer("open", self.relaxation + ": the time limit came first")
+        for clause, core in cut.clauses:
+            self.mip.add_clause(clause)
+            progress.cut(core)
+        return None
+
+    def _cut(self, true_vars: frozenset[int]) -> Cut:
+        """What cuts an optimum: the exact model first (within ``exact_seconds``; the workers
+        look for pair cores meanwhile), then the placement check, then (placeable, with
+        ``exact``) the exact model without a cap: only it can say more."""
+        exact = self._exact(true_vars, self.settings.exact_seconds)
+        if isinstance(exact, Spelled):
+            return exact
+        if self.cutter is None:
+            if exact is not None:
+                return exact
+            return TimedOut() if self.checker is not None else Unchecked()
+        if exact is not None:
+            return exact + self.cutter.spread_only(true_vars, self._left())
+        cut = self.cutter.cut(true_vars, self._left())
+        if not isinstance(cut, Placeable) or self.checker is None:
+            return cut
+        exact = self._exact(true_vars, None)
+        return TimedOut() if exact is None else exact
+
+    def _exact(self, true_vars: frozenset[int], cap: float | None) -> Spelled | Cuts | None:
+        """The exact model's answer for an optimum: a grid, a word count core's cut, or None (no
+        exact model, or no answer within ``cap`` seconds and the time limit)."""
+        if self.checker is None:
+            return None
+        limit = self._left()
         if cap is not None:
             limit = cap if limit is None else min(cap, limit)
-        counts = counting.cell_counts(true_vars)
-        counts[OTHER] = question.board.size - sum(counts.values())
-        words = [w for w, y in counting.found.items() if y in true_vars]
-        found = checker.check(counts, limit, words)
-        if found is None or isinstance(found, Grid):
-            return found
-        word_cores.append(found)
-        clause = core_cut(counting, found)
+        counts = self.counting.cell_counts(true_vars)
+        counts[OTHER] = self.question.board.size - sum(counts.values())
+        words = [w for w, y in self.counting.found.items() if y in true_vars]
+        found = self.checker.check(counts, limit, words)
+        if found is None:
+            return None
+        if isinstance(found, Grid):
+            return Spelled(found)
+        self.word_cores.append(found)
+        clause = core_cut(self.counting, found)
         assert clause is not None  # a word count core names the relaxation's own words and letters
-        return [(clause, found)]
+        return Cuts(((clause, found),))
 
-    def optimal(grid: Grid) -> BoundAnswer:
-        scored = _verified_score(question, grid)
-        if progress.bound is None or scored < progress.bound:  # pragma: no cover - an encoder bug
+    def _optimal(self, grid: Grid) -> BoundAnswer:
+        scored = _verified_score(self.question, grid)
+        if self.progress.bound is None or scored < self.progress.bound:  # pragma: no cover - an encoder bug
             raise AssertionError(f"the exact model's grid {grid.letters} scores {scored:,}, not the bound")
-        return answer("optimal", relaxation + ", and the exact model spelled the optimum's words", grid=grid)
+        return self._answer("optimal", self.relaxation + ", and the exact model spelled the optimum's words",
+                            grid=grid)
 
-    kinds = "pair/triple/count" if triples else "pair/count"
-    relaxation = f"the counting relaxation (letter counts, adjacent pairs) with {kinds} cores, by HiGHS"
-    if workers > 1:
-        relaxation += f", {workers} core searches a round"
-    if checker is not None:
-        relaxation += ", word count cores from the exact model"
+    def _answer(self, status: str, detail: str, interrupted: str | None = None,
+                grid: Grid | None = None) -> BoundAnswer:
+        """The answer as things stand, certified when asked (an interruption while certifying
+        leaves it uncertified, with ``stopped_by``)."""
+        cutter, progress = self.cutter, self.progress
+        result = BoundAnswer(status, None if status == "refuted" else progress.bound, progress.total,
+                             tuple(cutter.cores) if cutter else (), progress.round, cutter.renamed if cutter else 0,
+                             self._seconds(), tuple(progress.trajectory), detail + self.notes + _failures(cutter),
+                             word_cores=tuple(self.word_cores), grid=grid, stopped_by=interrupted)
+        if not self.settings.certify or interrupted or cutter is None:
+            return result
+        try:
+            return confirm_bound(result, self.counting.model, self.mip.added, cutter.placement,
+                                 self.settings.certify_seconds, self.checker)
+        except KeyboardInterrupt as exc:
+            stopped = interruption(exc)
+            return replace(result, confirmation=f"not certified: interrupted ({stopped})", stopped_by=stopped)
+
+
+def bound(question: Question, time_limit: float | None = DEFAULT_TIME_LIMIT,
+          on_bound: Callable[[int, float], None] | None = None,
+          on_round: Callable[[int, Core | None], None] | None = None,
+          certify: bool = False, certify_seconds: float | None = DEFAULT_TIME_LIMIT, triples: bool = False,
+          cores_per_round: int = 1, workers: int | None = None, executor: Executor | None = None,
+          exact: bool = False, exact_seconds: float | None = DEFAULT_TIME_LIMIT, *, method: str = "cores",
+          backend: str | None = None, scheduler: str | None = None,
+          checklist: Checklist | str | Path | None = None, awards: Iterable[str] = (),
+          water_borders: bool | None = None, score_every_word: bool = True,
+          on_progress: OnProgress | None = None) -> BoundAnswer:
+    """An upper bound on the best score of any grid answering ``question``, as a
+    :class:`BoundAnswer` in every case (see the module's docstring).
+
+    What is scored: the question's optional words and its required ones; with
+    ``score_every_word``, a question naming no optional words scores every word of its list (as
+    ``exactgrid bound`` does; False: only its required words). ``checklist``
+    (a Checklist, a TOML file; None: the Altered States 2 awards when ``awards`` are named) and
+    ``awards`` (item keys, e.g. ``["M8", "PA"]``) add the awards' items to the question as hard
+    constraints (:func:`~exactgrid.question.checklist_question`, with ``water_borders``).
+
+    ``method``: ``cores`` (the relaxation cut by pair/count cores on one HiGHS model, anytime)
+    or ``relaxation`` (the relaxation alone, through ``backend``: default ``highs``, an ILP or a
+    SAT backend). ``time_limit``: seconds of wall-clock time from the call, everything included
+    (None: no limit). ``on_bound(bound, seconds)`` hears each improvement, ``on_round(round,
+    core cut or None)`` each cut; ``on_progress(event)`` hears both as
+    :class:`~exactgrid.answer.ProgressEvent` (job ``bound``; kind ``improvement`` with
+    ``bound``, kind ``round`` with ``done`` the round and ``data`` the core). Ctrl-C/SIGTERM
+    ends the work with the best bound so far and ``stopped_by`` set.
+
+    With ``method="cores"`` only: ``certify``: the final model (relaxation and cuts) with "score
+    above the bound" and each core's placement are refuted again by CaDiCaL with DRUP proofs
+    that exactgrid checks, within ``certify_seconds`` after the bound
+    (:func:`exactgrid.prove.certify.confirm_bound`). ``triples``: cores may also name letter
+    triples (see :func:`exactgrid.prove.cores.refute_by_cores`). ``cores_per_round``: after a
+    new core, look for more in the same solution among the pairs no earlier core of the round
+    holds. ``workers`` (default 1): core searches a solution gets at once, this process's and
+    ``workers - 1`` on ``executor`` (a Dask client's, say), on the Dask cluster whose scheduler
+    is at ``scheduler`` (then ``workers`` defaults to 1 + the cluster's threads), or else on a
+    process pool made for the run and stopped when it ends (then at most the usable cores: more
+    are lowered to them with a :class:`~exactgrid.inputs.WorkersClamped` warning); each shrinks
+    in its own order (:mod:`exactgrid.prove.spread`). ``exact``: each optimum's words and letter
+    counts first go to the question's exact model (:class:`~exactgrid.prove.exact.CountCheck`,
+    within ``exact_seconds``): a grid there scores the bound (``optimal``); a word count core is
+    cut; when it times out, the placement check takes over.
+
+    Raises InputError for options that do not go together (``certify`` with the relaxation, a
+    ``backend`` other than HiGHS for ``cores``, ...) or an unreachable ``scheduler``.
+    """
+    started = time.monotonic()
+    limit = None if time_limit is None else check_seconds(time_limit)
+    _check_method(method, backend, certify=certify, triples=triples, exact=exact,
+                  workers=workers not in (None, 1), executor=executor is not None, scheduler=scheduler is not None)
+    if score_every_word and not question.optional:
+        question = question.but(optional="all")
+    question = _with_awards(question, checklist, awards, water_borders)
+    if method == "relaxation":
+        return _relaxation_bound(question, backend or "highs", limit, started, on_progress)
+    progress = _Progress(started, sum(question.scoring_weights().values()), on_bound=on_bound, on_round=on_round,
+                         on_progress=on_progress)
+    settings = _Settings(certify, certify_seconds, triples, cores_per_round, 1, exact, exact_seconds)
+    return _cores_bound(question, settings, progress, limit, (workers, executor, scheduler))
+
+
+def _cores_bound(question: Question, settings: _Settings, progress: _Progress, time_limit: float | None,
+                 where: tuple[int | None, Executor | None, str | None]) -> BoundAnswer:
+    """The bound by cores (``method="cores"``), its worker searches where ``where`` (workers,
+    executor, scheduler) says."""
+    get_backend("highs")  # BackendError naming the extra to install, when highspy is missing
+    workers, executor, scheduler = where
     try:
-        while True:
-            rounds += 1
-            result = mip.solve(left(), on_bound=progress.lower)
-            if result.status == Status.UNSAT:
-                return answer("refuted", relaxation + ": no solution")
-            if result.bound is not None:
-                progress.lower(result.bound)
-            if result.status != Status.OPTIMAL:
-                return answer("open", relaxation + ": the time limit came first")
-            progress.lower(result.objective)
-            true_vars = result.true_vars or frozenset()
-            cut = exact_cut(true_vars, exact_seconds)
-            if isinstance(cut, Grid):
-                return optimal(cut)
-            if cut is not None and cutter is not None:  # the workers look for pair cores meanwhile
-                cut += cutter.spread_only(true_vars, left())
-            if cut is None and cutter is None:
-                if checker is not None:
-                    return answer("open", relaxation + ": the time limit came first")
-                return answer("bounded", "the counting relaxation's optimum, by HiGHS")
-            if cut is None and cutter is not None:
-                cut = cutter.cut(true_vars, left())
-                if cut is None:
-                    return answer("open", relaxation + ": the time limit came first")
-                if isinstance(cut, str):
-                    if checker is None:
-                        if on_round is not None:
-                            on_round(rounds, None)
-                        return answer("bounded", relaxation + ": its optimum's letters can be placed")
-                    cut = exact_cut(true_vars, None)  # placeable: only the exact model can say more
-                    if isinstance(cut, Grid):
-                        return optimal(cut)
-                    if cut is None:
-                        return answer("open", relaxation + ": the time limit came first")
-            assert cut is not None
-            for clause, core in cut:
-                mip.add_clause(clause)
-                if on_round is not None:
-                    on_round(rounds, core)
-    except KeyboardInterrupt as exc:
-        from ..stopping import interruption
+        with _workers(scheduler, executor, workers) as (pool, count):
+            deadline = None if time_limit is None else progress.started + time_limit
+            return _BoundRun(question, replace(settings, workers=count), progress, deadline, pool).run()
+    except KeyboardInterrupt as exc:  # while the workers were being found
+        stopped = interruption(exc)
+        return BoundAnswer("open", progress.bound, progress.total, seconds=time.monotonic() - progress.started,
+                           detail=f"interrupted ({stopped}) before the first bound", stopped_by=stopped)
 
-        return answer("open", f"{relaxation}: interrupted ({interruption(exc)})", interrupted=interruption(exc))
+
+def _check_method(method: str, backend: str | None, **given: bool) -> None:
+    """InputError when ``method`` is unknown or an option given needs the other method."""
+    if method not in METHODS:
+        raise InputError(f"unknown bound method {method!r}; choose from {', '.join(METHODS)}")
+    if method == "cores" and backend not in (None, "highs"):
+        raise InputError("method 'cores' runs on HiGHS; backend chooses the solver of method 'relaxation'")
+    for name, on in given.items():
+        if on and method != "cores":
+            raise InputError(f"{name} needs method 'cores'")
+
+
+def _with_awards(question: Question, checklist: Checklist | str | Path | None, awards: Iterable[str],
+                 water_borders: bool | None) -> Question:
+    """The question with the awards asked for as hard constraints."""
+    chosen = choose_checklist(checklist, awards)
+    return question if chosen is None else checklist_question(question, chosen, water_borders)
+
+
+@contextmanager
+def _workers(scheduler: str | None, executor: Executor | None,
+             workers: int | None) -> Iterator[tuple[Executor | None, int]]:
+    """Where the worker searches run and how many searches a round gets: the Dask cluster at
+    ``scheduler`` (closed after), ``executor``, or a process pool made here (stopped after)."""
+    if scheduler is not None:
+        client = dask_client(scheduler)
+        try:
+            if workers is not None:
+                check_whole(workers, "workers", low=1)
+            yield client.get_executor(), workers or 1 + dask_threads(client)
+        finally:
+            client.close()
+        return
+    count = 1 if workers is None else workers
+    if executor is not None:
+        check_whole(count, "workers", low=1)
+        yield executor, count
+        return
+    count = clamp_workers_warning(count)  # this machine's cores: more searches than cores only compete
+    pool = process_pool(count - 1) if count > 1 else None
+    try:
+        yield pool, count
     finally:
-        if cutter is not None:
-            cutter.close()
-        if checker is not None:
-            checker.close()
-        if own_pool is not None:
-            stop_pool(own_pool)
+        if pool is not None:
+            stop_pool(pool)
+
+
+def _relaxation_bound(question: Question, backend: str, time_limit: float | None, started: float,
+                      on_progress: OnProgress | None) -> BoundAnswer:
+    """The bound of the relaxation alone, solved by ``backend`` (``method="relaxation"``)."""
+    total = sum(question.scoring_weights().values())
+    if on_progress is not None:
+        on_progress(ProgressEvent("bound", f"the counting relaxation on {backend}", kind="progress"))
+    try:
+        left = None if time_limit is None else max(0.0, time_limit - (time.monotonic() - started))
+        counted = count_question(question, backend, left)
+    except KeyboardInterrupt as exc:
+        stopped = interruption(exc)
+        return BoundAnswer("open", None, total, seconds=time.monotonic() - started,
+                           detail=f"interrupted ({stopped}) before the relaxation was solved", stopped_by=stopped,
+                           method="relaxation", backend=backend)
+    bound_ = None if counted.status == "refuted" else counted.bound
+    return BoundAnswer(counted.status, bound_, total, seconds=time.monotonic() - started, detail=counted.how,
+                       method="relaxation", backend=counted.backend)
 
 
 def _verified_score(question: Question, grid: Grid) -> int:

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from ..answer import DEFAULT_TIME_LIMIT
 from ..backends.sat import solve_in_chunks
 from ..cnf import compile_cnf
 from ..encode import Encoding, encode
@@ -22,14 +23,12 @@ from ..inputs import check_seconds
 from ..model import BoolModel
 from ..question import Question
 from ..wording import plural
-from .cores import CoreRefutation, core_cut
+from .answers import BoundAnswer, CoreRefutation
+from .cores import core_cut
 from .counting import OTHER, counting_model
 from .drup import ProofCheck, check_drup
 from .exact import CountCheck, WordCore
 from .placement import Placement
-
-if TYPE_CHECKING:
-    from .bound import BoundAnswer
 
 PROOF_SOLVER = "cadical195"
 """The PySAT solver that writes the proofs (CaDiCaL 1.9.5; Glucose 4 logs proofs too)."""
@@ -59,7 +58,8 @@ class Certificate:
         return f"not certified: {self.detail}"
 
 
-def certify_refutation(question: Question, time_limit: float = 60.0, encoding: Encoding | None = None) -> Certificate:
+def certify_refutation(question: Question, time_limit: float = DEFAULT_TIME_LIMIT,
+                       encoding: Encoding | None = None) -> Certificate:
     """Refute ``question`` again with a proof-logging CaDiCaL and check the DRUP proof.
 
     Returns a :class:`Certificate`; ``checked`` is False (with the reason) when the question
@@ -99,7 +99,8 @@ def refute_with_proof(clauses: list[list[int]], deadline: float | None) -> Proof
     return check_drup(clauses, proof or [], deadline)
 
 
-def certify_counting(question: Question, counted: CoreRefutation, time_limit: float | None = 60.0) -> Certificate:
+def certify_counting(question: Question, counted: CoreRefutation,
+                     time_limit: float | None = DEFAULT_TIME_LIMIT) -> Certificate:
     """Certify a refutation by counting (``counted.status == "refuted"``): every core it cut is
     refuted again (a pair/count core on a placement model of its own letters, a word count core
     on the question's exact model with its assumptions as units), then the counting relaxation

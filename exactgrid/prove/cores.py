@@ -18,53 +18,23 @@ question is refuted "by counting", backed by the cores listed.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import Executor
-from dataclasses import dataclass
 from typing import Any
 
+from ..answer import DEFAULT_TIME_LIMIT, OnProgress, ProgressEvent
 from ..backends import Status, get_backend
 from ..backends.ilp import HighsModel
 from ..grid import Grid
+from ..inputs import check_seconds
 from ..question import Question
+from ..stopping import interruption
+from .answers import CoreRefutation
 from .counting import OTHER, CountingModel, counting_model
+from .cuts import Cut, Cuts, Placeable, Spelled, TimedOut
 from .exact import CountCheck, WordCore
 from .placement import Core, Pair, Placement, PlacementTooLarge, Triple, pair_of, triple_of
 from .spread import CoreSearch, PlacementSpec, Spread, find_cores
-
-
-@dataclass(frozen=True)
-class CoreRefutation:
-    """What the core loop says about a question."""
-
-    status: str
-    """``refuted`` (no grid), ``fits`` (the exact model found :attr:`grid` with the letter counts
-    of a relaxation solution; the caller has the finder confirm it), ``placed`` (a solution's
-    pairs and counts can be placed and the exact model was not asked: counting cannot refute),
-    ``open`` (time limit)."""
-    cores: tuple[Core, ...]
-    rounds: int
-    renamed: int
-    """Cuts that were renamed copies of earlier cores (no placement proof needed)."""
-    seconds: float
-    placement: str | None = None
-    """With ``placed``: the placement's letters (``_`` for any letter)."""
-    detail: str = ""
-    count_cores: tuple[WordCore, ...] = ()
-    """Word count cores: letter limits no grid answering this question meets (from its exact
-    model, :mod:`exactgrid.prove.exact`)."""
-    grid: Grid | None = None
-    """With ``fits``: the grid."""
-    cuts: tuple[Core | WordCore, ...] = ()
-    """Every core cut, in order, renamed copies included: what a certificate re-proves."""
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready."""
-        return {"status": self.status, "rounds": self.rounds, "renamed": self.renamed,
-                "seconds": round(self.seconds, 3), "cores": [c.to_dict() for c in self.cores],
-                "count_cores": [c.to_dict() for c in self.count_cores],
-                "placement": self.placement, "grid": self.grid.letters if self.grid else None,
-                "detail": self.detail}
 
 
 def core_cut(counting: CountingModel, core: Core | WordCore) -> list[int] | None:
@@ -194,11 +164,11 @@ class Cutter:
         self.cores: list[Core] = []
         self.renamed = 0
 
-    def cut(self, true_vars: frozenset[int], time_limit: float | None) -> list[tuple[list[int], Core]] | str | None:
+    def cut(self, true_vars: frozenset[int], time_limit: float | None) -> Cuts | Placeable | TimedOut:
         """For a relaxation solution: the clauses that cut it, each with its core (a known core
         renamed, or up to :attr:`per_round` new cores with disjoint pairs), together with the
-        cores spread searches have found since the last round; or the placement's letters when
-        its pairs and counts can be placed (no cut exists); None at the time limit."""
+        cores spread searches have found since the last round; or :class:`Placeable` when its
+        pairs and counts can be placed (no cut exists); :class:`TimedOut` at the time limit."""
         search = self._search(true_vars)
         counts, pairs, triples = dict(search.counts), set(search.pairs), set(search.triples)
         arrived = self._new(self.spread.harvest()) if self.spread is not None else []
@@ -207,28 +177,28 @@ class Cutter:
         if core is not None:
             if core not in arrived:
                 self.renamed += 1
-            return [(self.clause(c), c) for c in dict.fromkeys([*arrived, core])]
+            return self._cuts(dict.fromkeys([*arrived, core]))
         if self.spread is not None:
             self.spread.start(search, None if time_limit is None else time.monotonic() + time_limit)
         found = find_cores(self.placement, search, time_limit)
         if isinstance(found, str):
-            return found
+            return Placeable(found)
         new_cores = self._new(found or [])
         self.cores += new_cores
-        cuts = [(self.clause(c), c) for c in [*arrived, *new_cores]]
-        return cuts or None  # None: the time limit came before any core
+        cuts = self._cuts([*arrived, *new_cores])
+        return cuts if cuts.clauses else TimedOut()  # none: the time limit came before any core
 
-    def spread_only(self, true_vars: frozenset[int], time_limit: float | None) -> list[tuple[list[int], Core]]:
+    def spread_only(self, true_vars: frozenset[int], time_limit: float | None) -> Cuts:
         """When this round was cut otherwise (a word count core): start the spread searches of
         the solution on idle workers, searching nothing here, and hand over the cuts of the
         cores they found since the last round."""
         if self.spread is None:
-            return []
+            return Cuts(())
         arrived = self._new(self.spread.harvest())
         self.cores += arrived
         search = self._search(true_vars)
         self.spread.start(search, None if time_limit is None else time.monotonic() + time_limit)
-        return [(self.clause(c), c) for c in arrived]
+        return self._cuts(arrived)
 
     def _search(self, true_vars: frozenset[int]) -> CoreSearch:
         """What a relaxation solution needs placed: its letter counts, pairs and triples."""
@@ -239,6 +209,10 @@ class Cutter:
     def _new(self, cores: list[Core]) -> list[Core]:
         """The cores not known yet, once each."""
         return [c for c in dict.fromkeys(cores) if c not in self.cores]
+
+    def _cuts(self, cores: Iterable[Core]) -> Cuts:
+        """The cuts of ``cores``, each with its clause."""
+        return Cuts(tuple((self.clause(c), c) for c in cores))
 
     def clause(self, core: Core | WordCore) -> list[int]:
         """The relaxation's clause that cuts ``core`` (a core of this question's own letters)."""
@@ -279,59 +253,85 @@ class CoreLoop:
         self.count_cores: list[WordCore] = []
         self.cuts: list[Core | WordCore] = []
         self.rounds = 0
+        self._started = time.monotonic()
+        self._deadline: float | None = None
+        self._placed: str | None = None  # this round's placement, once the exact model is asked about it
 
     @property
     def cores(self) -> list[Core]:
         """The pair/count cores found so far."""
         return self.cutter.cores
 
-    def run(self, time_limit: float | None = None,
-            on_round: Callable[[CoreLoop], None] | None = None) -> CoreRefutation:
+    def run(self, time_limit: float | None = None, on_round: Callable[[CoreLoop], None] | None = None,
+            on_progress: OnProgress | None = None) -> CoreRefutation:
         """Solve, cut, repeat, until the relaxation has no solution, the exact model finds a grid
-        (or, without ``exact``, a solution's pairs and counts can be placed), or the time limit."""
-        started = time.monotonic()
-        deadline = None if time_limit is None else started + time_limit
+        (or, without ``exact``, a solution's pairs and counts can be placed), or the time limit.
+        ``on_round(loop)`` hears each round that cut; ``on_progress`` a ``round`` event (job
+        ``counting``) for each core cut. On Ctrl-C/SIGTERM the answer is ``open``, with
+        ``stopped_by`` and the cores cut so far."""
+        self._started = time.monotonic()
+        self._deadline = None if time_limit is None else self._started + time_limit
+        try:
+            while True:
+                settled = self._round(on_progress)
+                if settled is not None:
+                    return settled
+                if on_round is not None:
+                    on_round(self)
+        except KeyboardInterrupt as exc:
+            stopped = interruption(exc)
+            return self._answer("open", detail=f"interrupted ({stopped})", stopped_by=stopped)
 
-        def left() -> float | None:
-            return None if deadline is None else max(0.0, deadline - time.monotonic())
+    def _left(self) -> float | None:
+        return None if self._deadline is None else max(0.0, self._deadline - time.monotonic())
 
-        def answer(status: str, placement: str | None = None, grid: Grid | None = None,
-                   detail: str = "") -> CoreRefutation:
-            return CoreRefutation(status, tuple(self.cores), self.rounds, self.cutter.renamed,
-                                  time.monotonic() - started, placement, detail, tuple(self.count_cores), grid,
-                                  tuple(self.cuts))
+    def _answer(self, status: str, placement: str | None = None, grid: Grid | None = None, detail: str = "",
+                stopped_by: str | None = None) -> CoreRefutation:
+        return CoreRefutation(status, tuple(self.cores), self.rounds, self.cutter.renamed,
+                              time.monotonic() - self._started, placement, detail, tuple(self.count_cores), grid,
+                              tuple(self.cuts), stopped_by)
 
-        while True:
-            self.rounds += 1
-            result = self.session.solve(time_limit=left())
-            if result.status == Status.UNSAT:
-                return answer("refuted")
-            if result.status == Status.UNKNOWN:
-                return answer("open")
-            true_vars = result.true_vars or frozenset()
-            exact = self._exact(true_vars, left(), first=True)  # fast where it works: try it first
-            if isinstance(exact, Grid):
-                return answer("fits", grid=exact)
-            cut = exact if exact is not None else self.cutter.cut(true_vars, left())
-            if cut is None:
-                return answer("open")
-            if isinstance(cut, str):
-                if self.counts is None or not self.counts.usable:  # (built by the first try, when exact)
-                    return answer("placed", cut)
-                exact = self._exact(true_vars, left())
-                if exact is None:
-                    return answer("open", cut)
-                if isinstance(exact, Grid):
-                    return answer("fits", cut, exact)
-                cut = exact
-            for clause, core in cut:
-                self.session.add_clause(clause)
-                self.cuts.append(core)
-            if on_round is not None:
-                on_round(self)
+    def _round(self, on_progress: OnProgress | None) -> CoreRefutation | None:
+        """One round: solve the relaxation and cut its solution; the answer when that settles
+        the question, else None (the cuts are added)."""
+        self.rounds += 1
+        self._placed = None
+        result = self.session.solve(time_limit=self._left())
+        if result.status == Status.UNSAT:
+            return self._answer("refuted")
+        if result.status == Status.UNKNOWN:
+            return self._answer("open", detail="the time limit came first")
+        cut = self._cut(result.true_vars or frozenset())
+        if isinstance(cut, Spelled):
+            return self._answer("fits", self._placed, cut.grid)
+        if isinstance(cut, Placeable):
+            return self._answer("placed", cut.letters)
+        if not isinstance(cut, Cuts):
+            return self._answer("open", self._placed, detail="the time limit came first")
+        for clause, core in cut.clauses:
+            self.session.add_clause(clause)
+            self.cuts.append(core)
+            if on_progress is not None:
+                on_progress(ProgressEvent("counting", f"round {self.rounds}, {len(self.cuts)} cuts",
+                                          time.monotonic() - self._started, done=self.rounds, kind="round",
+                                          data=core))
+        return None
+
+    def _cut(self, true_vars: frozenset[int]) -> Cut:
+        """What cuts a relaxation solution: the exact model first (fast where it works), then
+        the placement check, then (placeable, with ``exact``) the exact model without a cap."""
+        exact = self._exact(true_vars, self._left(), first=True)
+        if exact is not None:
+            return exact
+        cut = self.cutter.cut(true_vars, self._left())
+        if not isinstance(cut, Placeable) or self.counts is None or not self.counts.usable:
+            return cut  # (the counts check was built by the first try, when exact)
+        self._placed = cut.letters
+        exact = self._exact(true_vars, self._left())
+        return TimedOut() if exact is None else exact
 
     def _exact(self, true_vars: frozenset[int], time_limit: float | None,
-               first: bool = False) -> Grid | list[tuple[list[int], Core | WordCore]] | None:
+               first: bool = False) -> Spelled | Cuts | None:
         """Ask the exact model about a solution's letter counts (``first``: within
         :data:`EXACT_FIRST_SECONDS`, before any placement check): a grid, the cut of a word
         count core, or None (time limit, or no exact check for this question)."""
@@ -347,10 +347,12 @@ class CoreLoop:
         if first:
             time_limit = EXACT_FIRST_SECONDS if time_limit is None else min(time_limit, EXACT_FIRST_SECONDS)
         found = self.counts.check(counts, time_limit)
-        if found is None or isinstance(found, Grid):
-            return found
+        if found is None:
+            return None
+        if isinstance(found, Grid):
+            return Spelled(found)
         self.count_cores.append(found)
-        return [(self.cutter.clause(found), found)]
+        return Cuts(((self.cutter.clause(found), found),))
 
     def close(self) -> None:
         """Free the solvers."""
@@ -360,21 +362,31 @@ class CoreLoop:
             self.counts.close()
 
 
-def refute_by_cores(question: Question, time_limit: float | None = 60.0, backend: str = "cadical",
+def refute_by_cores(question: Question, time_limit: float | None = DEFAULT_TIME_LIMIT, backend: str = "cadical",
                     on_round: Callable[[CoreLoop], None] | None = None, triples: bool = False,
-                    exact: bool = False, relaxation: str = "sat") -> CoreRefutation:
-    """Run the core loop on ``question`` (see the module's docstring) within ``time_limit``;
-    ``open`` at once when the board and pairs would make the placement model too large.
-    ``triples``: placements must also hold the letter triples the spellings need (a cell of b
-    next to an a and a c for each unaltered stretch abc): more cuts, and more rounds.
-    ``exact``: ask the question's exact model about the letter counts of each solution that can
-    be placed (:class:`CoreLoop`): the answer may then be ``fits``, with a grid."""
+                    exact: bool = False, relaxation: str = "sat",
+                    on_progress: OnProgress | None = None) -> CoreRefutation:
+    """Run the core loop on ``question`` (see the module's docstring) within ``time_limit``
+    seconds of wall-clock time from the call (None: no limit); ``open`` at once when the board
+    and pairs would make the placement model too large. ``triples``: placements must also hold
+    the letter triples the spellings need (a cell of b next to an a and a c for each unaltered
+    stretch abc): more cuts, and more rounds. ``exact``: ask the question's exact model about
+    the letter counts of each solution that can be placed (:class:`CoreLoop`): the answer may
+    then be ``fits``, with a grid. ``on_round(loop)`` hears each round, ``on_progress`` each
+    core cut (see :meth:`CoreLoop.run`). Ctrl-C/SIGTERM answers ``open`` with ``stopped_by``."""
     started = time.monotonic()
+    if time_limit is not None:
+        time_limit = check_seconds(time_limit)
     try:
         loop = CoreLoop(question, backend, triples, exact, relaxation)
     except PlacementTooLarge as exc:
         return CoreRefutation("open", (), 0, 0, time.monotonic() - started, detail=str(exc))
+    except KeyboardInterrupt as exc:
+        stopped = interruption(exc)
+        return CoreRefutation("open", (), 0, 0, time.monotonic() - started, detail=f"interrupted ({stopped})",
+                              stopped_by=stopped)
     try:
-        return loop.run(time_limit, on_round)
+        left = None if time_limit is None else max(0.0, time_limit - (time.monotonic() - started))
+        return loop.run(left, on_round, on_progress)
     finally:
         loop.close()

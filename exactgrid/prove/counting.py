@@ -29,6 +29,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..answer import DEFAULT_TIME_LIMIT, Answer, Outcome
 from ..backends import Status, get_backend
 from ..inputs import InputError
 from ..model import BoolModel
@@ -74,9 +75,12 @@ class CountingModel:
 
 
 @dataclass(frozen=True)
-class CountingAnswer:
+class CountingAnswer(Answer):
     """What counting says about a question: refuted (no grid can hold it), or not, and the
-    largest score the relaxation allows (an upper bound on the best grid's)."""
+    largest score the relaxation allows (an upper bound on the best grid's).
+
+    ``outcome``: DOES_NOT_FIT (refuted), BOUNDED (a bound: the optimum, or the backend's bound
+    at the time limit), UNKNOWN (no bound)."""
 
     status: str
     """``refuted``, ``bounded`` (an optimum of the relaxation), ``open`` (the time limit came first)."""
@@ -84,14 +88,23 @@ class CountingAnswer:
     backend: str
     seconds: float
     how: str
+    stopped_by: str | None = None
+    """The interruption that ended the work (``Ctrl-C``, ``SIGTERM``, ``SIGHUP``), or None."""
+
+    @property
+    def outcome(self) -> Outcome:  # type: ignore[override]
+        """DOES_NOT_FIT, BOUNDED or UNKNOWN."""
+        if self.status == "refuted":
+            return Outcome.DOES_NOT_FIT
+        return Outcome.BOUNDED if self.bound is not None else Outcome.UNKNOWN
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready: status, bound, backend, seconds, how."""
-        return {"status": self.status, "bound": self.bound, "backend": self.backend,
+        """JSON-ready: the contract's keys, then status, bound, backend, seconds, how."""
+        return {**self.contract_dict(), "status": self.status, "bound": self.bound, "backend": self.backend,
                 "seconds": round(self.seconds, 3), "how": self.how}
 
     def text(self) -> str:
-        """What ``exactgrid bound`` prints."""
+        """What ``exactgrid bound --method relaxation`` printed."""
         if self.status == "refuted":
             head = "DOES NOT FIT, by counting"
         elif self.bound is None:
@@ -126,124 +139,182 @@ def counting_model(question: Question, objective: bool = True, tight: bool = Tru
 
     ``tight``: a found word takes exactly one spelling, and each letter or pair it may need is
     bounded below by the sum of the spellings needing it. The solutions are the same; the LP
-    relaxation is far tighter (the 4x4 all-state optimum: 21 s with HiGHS instead of 234 s),
-    while SAT solvers are a little slower with the extra sums, so the core loop leaves them out.
+    relaxation is far tighter, while SAT solvers are a little slower with the extra sums, so the
+    core loop leaves them out (measured in docs/benchmarks.md, section Prove).
 
     Raises InputError for an alteration budget above 1.
     """
     if question.budget > 1:
         raise InputError("the counting relaxation models at most one altered letter per word")
-    budget = question.budget
-    board = question.board
-    forms: dict[str, list[tuple[str, int | None]]] = {r.word: _spellings(r, budget) for r in question.required}
-    for word in question.optional:
-        forms.setdefault(word, _any_form(word, budget))
-    letters = sorted({ch for options in forms.values() for text, _ in options for ch in text})
-    model = BoolModel()
-    degrees = Counter(len(board.neighbours[c]) for c in range(board.size))
-    counts: dict[tuple[str, int], list[tuple[int, int]]] = {}  # (letter, degree) -> [(bit var, value)]
-    for letter in [*letters, OTHER]:
-        for degree, cells in degrees.items():
-            bits = model.new_vars(cells.bit_length(), f"c[{letter},{degree}]")
-            counts[letter, degree] = [(var, 1 << k) for k, var in enumerate(bits)]
-    for degree, cells in degrees.items():
-        terms = [t for letter in [*letters, OTHER] for t in counts[letter, degree]]
-        model.add_linear([v for v, _ in terms], [w for _, w in terms], "==", cells)
-    present = {a: model.new_var(f"u[{a}]") for a in letters}
-    cells_of = {a: [t for d in degrees for t in counts[a, d]] for a in letters}
-    ends_of = {a: [(v, w * d) for d in degrees for v, w in counts[a, d]] for a in letters}
-    for a in letters:
-        lits, weights = [v for v, _ in cells_of[a]], [w for _, w in cells_of[a]]
-        model.add_linear([*lits, present[a]], [*weights, -1], ">=", 0)  # present: at least one cell
-        model.add_linear([*lits, present[a]], [*weights, -board.size], "<=", 0)  # absent: none
-    fixed = Counter((letter if letter in present else OTHER, len(board.neighbours[cell]))
-                    for cell, letter in question.fixed.items())
-    for (letter, degree), number in fixed.items():  # fixed cells: at least that many of the letter there
-        terms = counts[letter, degree]
-        model.add_linear([v for v, _ in terms], [w for _, w in terms], ">=", number)
-    pairs: dict[tuple[str, str], int] = {}
-    at_least: dict[tuple[str, int], int] = {}
-    for a in letters:
-        lits, weights = [v for v, _ in cells_of[a]], [w for _, w in cells_of[a]]
-        at_least[a, 1] = present[a]
-        for k in range(2, min(board.size, COUNT_LIMIT + 1) + 1):  # what cores can name
-            var = at_least[a, k] = model.new_var(f"g[{a},{k}]")
-            model.add_linear([*lits, var], [*weights, -k], ">=", 0)
-    other = [t for d in degrees for t in counts[OTHER, d]]  # word count cores may limit the other letters
-    for k in range(1, min(board.size, COUNT_LIMIT + 1) + 1):
-        var = at_least[OTHER, k] = model.new_var(f"g[{OTHER},{k}]")
-        model.add_linear([v for v, _ in other] + [var], [w for _, w in other] + [-k], ">=", 0)
+    return _Builder(question, tight).build(objective)
 
-    def pair(a: str, b: str) -> int:
+
+Terms = list[tuple[int, int]]
+"""(bit variable, value) terms of a binary-coded whole number."""
+
+
+class _Builder:
+    """Builds one question's counting relaxation, part by part (see the module's docstring)."""
+
+    def __init__(self, question: Question, tight: bool) -> None:
+        self.question = question
+        self.board = question.board
+        self.tight = tight
+        budget = question.budget
+        self.forms: dict[str, list[tuple[str, int | None]]] = {r.word: _spellings(r, budget)
+                                                                for r in question.required}
+        for word in question.optional:
+            self.forms.setdefault(word, _any_form(word, budget))
+        self.letters = sorted({ch for options in self.forms.values() for text, _ in options for ch in text})
+        self.model = BoolModel()
+        self.degrees = Counter(len(self.board.neighbours[c]) for c in range(self.board.size))
+        self.counts: dict[tuple[str, int], Terms] = {}  # (letter, degree) -> its cells of that degree
+        self.present: dict[str, int] = {}
+        self.cells_of: dict[str, Terms] = {}
+        self.at_least: dict[tuple[str, int], int] = {}
+        self.pairs: dict[tuple[str, str], int] = {}
+        self.found: dict[str, int] = {}
+        self.demands: list[tuple[int, tuple[tuple[str, str], ...]]] = []
+        self.triples: dict[tuple[str, str, str], int] = {}
+        self.triple_demands: list[tuple[int, tuple[tuple[str, str, str], ...]]] = []
+
+    def build(self, objective: bool) -> CountingModel:
+        """The whole relaxation (``objective``: maximise the found words' weight)."""
+        self._letter_counts()
+        self._presence()
+        self._fixed_cells()
+        self._thresholds()
+        for word, options in self.forms.items():
+            self._word(word, options)
+        for r in self.question.required:
+            self.model.add_clause([self.found[r.word]])
+        self._pair_limits()
+        self._targets(objective)
+        return CountingModel(self.model, self.found, self.cells_of, self.at_least, self.pairs, self.demands,
+                             self.triples, self.triple_demands)
+
+    def _letter_counts(self) -> None:
+        """c[a][d]: per degree, the cells of each letter (and of the other letters) add up to
+        the board's cells of that degree."""
+        for letter in [*self.letters, OTHER]:
+            for degree, cells in self.degrees.items():
+                bits = self.model.new_vars(cells.bit_length(), f"c[{letter},{degree}]")
+                self.counts[letter, degree] = [(var, 1 << k) for k, var in enumerate(bits)]
+        for degree, cells in self.degrees.items():
+            terms = [t for letter in [*self.letters, OTHER] for t in self.counts[letter, degree]]
+            self.model.add_linear([v for v, _ in terms], [w for _, w in terms], "==", cells)
+
+    def _presence(self) -> None:
+        """u[a]: letter a is on the board (at least one cell), else in no cell."""
+        self.present = {a: self.model.new_var(f"u[{a}]") for a in self.letters}
+        self.cells_of = {a: [t for d in self.degrees for t in self.counts[a, d]] for a in self.letters}
+        for a in self.letters:
+            lits, weights = [v for v, _ in self.cells_of[a]], [w for _, w in self.cells_of[a]]
+            self.model.add_linear([*lits, self.present[a]], [*weights, -1], ">=", 0)
+            self.model.add_linear([*lits, self.present[a]], [*weights, -self.board.size], "<=", 0)
+
+    def _fixed_cells(self) -> None:
+        """Fixed cells: at least that many cells of the letter with that degree."""
+        neighbours = self.board.neighbours
+        fixed = Counter((letter if letter in self.present else OTHER, len(neighbours[cell]))
+                        for cell, letter in self.question.fixed.items())
+        for (letter, degree), number in fixed.items():
+            terms = self.counts[letter, degree]
+            self.model.add_linear([v for v, _ in terms], [w for _, w in terms], ">=", number)
+
+    def _thresholds(self) -> None:
+        """g[a,k]: letter a in k or more cells, for every k a core can name (the other letters
+        too: word count cores may limit them)."""
+        top = min(self.board.size, COUNT_LIMIT + 1)
+        for a in self.letters:
+            self.at_least[a, 1] = self.present[a]
+            for k in range(2, top + 1):
+                self._at_least(a, k, self.cells_of[a])
+        other = [t for d in self.degrees for t in self.counts[OTHER, d]]
+        for k in range(1, top + 1):
+            self._at_least(OTHER, k, other)
+
+    def _at_least(self, letter: str, k: int, terms: Terms) -> None:
+        var = self.at_least[letter, k] = self.model.new_var(f"g[{letter},{k}]")
+        self.model.add_linear([v for v, _ in terms] + [var], [w for _, w in terms] + [-k], ">=", 0)
+
+    def _pair(self, a: str, b: str) -> int:
+        """e[a,b] (made when first needed): both letters present, two cells of a doubled one."""
         key = pair_of(a, b)
-        if key not in pairs:
-            var = pairs[key] = model.new_var(f"e[{key[0]},{key[1]}]")
-            model.add_clause([-var, present[key[0]]])
-            model.add_clause([-var, present[key[1]]])
+        if key not in self.pairs:
+            var = self.pairs[key] = self.model.new_var(f"e[{key[0]},{key[1]}]")
+            self.model.add_clause([-var, self.present[key[0]]])
+            self.model.add_clause([-var, self.present[key[1]]])
             if key[0] == key[1]:  # a doubled letter needs two cells
-                lits, weights = [v for v, _ in cells_of[a]], [w for _, w in cells_of[a]]
-                model.add_linear([*lits, var], [*weights, -2], ">=", 0)
-        return pairs[key]
+                lits, weights = [v for v, _ in self.cells_of[a]], [w for _, w in self.cells_of[a]]
+                self.model.add_linear([*lits, var], [*weights, -2], ">=", 0)
+        return self.pairs[key]
 
-    found: dict[str, int] = {}
-    demands: list[tuple[int, tuple[tuple[str, str], ...]]] = []
-    triples: dict[tuple[str, str, str], int] = {}
-    triple_demands: list[tuple[int, tuple[tuple[str, str, str], ...]]] = []
-    for word, options in forms.items():
+    def _word(self, word: str, options: list[tuple[str, int | None]]) -> None:
+        """z[w,p] for each spelling and y[w] for the word (see the module's docstring)."""
         alternatives = []
         letter_needs: dict[str, list[int]] = {}
         pair_needs: dict[tuple[str, str], list[int]] = {}
         for text, altered in options:
-            z = model.new_var(f"z[{word},{altered}]")
+            z = self.model.new_var(f"z[{word},{altered}]")
             alternatives.append(z)
             for ch in {ch for i, ch in enumerate(text) if i != altered}:
-                model.add_clause([-z, present[ch]])
+                self.model.add_clause([-z, self.present[ch]])
                 letter_needs.setdefault(ch, []).append(z)
             needs = {pair_of(text[i], text[i + 1]) for i in range(len(text) - 1) if altered not in (i, i + 1)}
             for a, b in sorted(needs):
-                model.add_clause([-z, pair(a, b)])
+                self.model.add_clause([-z, self._pair(a, b)])
                 pair_needs.setdefault((a, b), []).append(z)
-            demands.append((z, tuple(sorted(needs))))
-            stretches = {triple_of(*text[i:i + 3]) for i in range(len(text) - 2) if altered not in (i, i + 1, i + 2)}
-            stretches.discard(None)
-            for key in sorted(stretches):  # type: ignore[type-var]
-                if key not in triples:
-                    triples[key] = model.new_var(f"t[{''.join(key)}]")
-                model.add_clause([-z, triples[key]])
-            triple_demands.append((z, tuple(sorted(stretches))))  # type: ignore[arg-type]
-        y = found[word] = model.new_var(f"y[{word}]")
-        if not tight:
-            model.add_clause([-y, *alternatives])
-            continue
+            self.demands.append((z, tuple(sorted(needs))))
+            self._stretches(z, text, altered)
+        y = self.found[word] = self.model.new_var(f"y[{word}]")
+        if not self.tight:
+            self.model.add_clause([-y, *alternatives])
+            return
         # one spelling per found word (a grid holding it picks one), so a letter or pair is needed
         # by the sum of the spellings needing it: the same solutions, a far tighter LP
-        model.add_linear([*alternatives, y], [1] * len(alternatives) + [-1], "==", 0)
-        for needed, chosen in [*((present[ch], zs) for ch, zs in letter_needs.items()),
-                               *((pairs[key], zs) for key, zs in pair_needs.items())]:
+        self.model.add_linear([*alternatives, y], [1] * len(alternatives) + [-1], "==", 0)
+        for needed, chosen in [*((self.present[ch], zs) for ch, zs in letter_needs.items()),
+                               *((self.pairs[key], zs) for key, zs in pair_needs.items())]:
             if len(chosen) > 1:
-                model.add_linear([needed, *chosen], [1] + [-1] * len(chosen), ">=", 0)
-    for r in question.required:
-        model.add_clause([found[r.word]])
-    edges = len(board.edges)
-    if pairs:
-        model.add_linear(list(pairs.values()), None, "<=", edges)
-    for a in letters:  # distinct neighbouring letters <= edge ends of a's cells (an a-a pair uses two)
-        touching = [(var, 2 if key[0] == key[1] else 1) for key, var in pairs.items() if a in key]
-        if touching:
-            model.add_linear([v for v, _ in touching] + [v for v, _ in ends_of[a]],
-                             [w for _, w in touching] + [-w for _, w in ends_of[a]], "<=", 0)
-    weights = {w: question.optional.get(w, question.words.weight(w)) for w in forms}
-    counted = [found[w] for w in forms]
-    if question.min_score is not None:
-        model.add_linear(counted, [weights[w] for w in forms], ">=", question.min_score)
-    if question.min_count is not None:
-        model.add_linear(counted, None, ">=", question.min_count)
-    if objective:
-        model.maximise(counted, [weights[w] for w in forms])
-    return CountingModel(model, found, cells_of, at_least, pairs, demands, triples, triple_demands)
+                self.model.add_linear([needed, *chosen], [1] + [-1] * len(chosen), ">=", 0)
+
+    def _stretches(self, z: int, text: str, altered: int | None) -> None:
+        """t[a,b,c] for each unaltered stretch abc of a spelling z."""
+        stretches = {triple_of(*text[i:i + 3]) for i in range(len(text) - 2) if altered not in (i, i + 1, i + 2)}
+        stretches.discard(None)
+        for key in sorted(stretches):  # type: ignore[type-var]
+            if key not in self.triples:
+                self.triples[key] = self.model.new_var(f"t[{''.join(key)}]")
+            self.model.add_clause([-z, self.triples[key]])
+        self.triple_demands.append((z, tuple(sorted(stretches))))  # type: ignore[arg-type]
+
+    def _pair_limits(self) -> None:
+        """No more distinct pairs than adjacent cell pairs; a letter's distinct neighbouring
+        letters at most the edge ends of its cells (an a-a pair uses two)."""
+        if self.pairs:
+            self.model.add_linear(list(self.pairs.values()), None, "<=", len(self.board.edges))
+        for a in self.letters:
+            ends = [(v, w * d) for d in self.degrees for v, w in self.counts[a, d]]
+            touching = [(var, 2 if key[0] == key[1] else 1) for key, var in self.pairs.items() if a in key]
+            if touching:
+                self.model.add_linear([v for v, _ in touching] + [v for v, _ in ends],
+                                      [w for _, w in touching] + [-w for _, w in ends], "<=", 0)
+
+    def _targets(self, objective: bool) -> None:
+        """The question's minimum score and count, and the objective."""
+        question = self.question
+        weights = [question.optional.get(w, question.words.weight(w)) for w in self.forms]
+        counted = [self.found[w] for w in self.forms]
+        if question.min_score is not None:
+            self.model.add_linear(counted, weights, ">=", question.min_score)
+        if question.min_count is not None:
+            self.model.add_linear(counted, None, ">=", question.min_count)
+        if objective:
+            self.model.maximise(counted, weights)
 
 
-def count_question(question: Question, backend: str | None = "highs", time_limit: float = 60.0,
+def count_question(question: Question, backend: str | None = "highs", time_limit: float | None = DEFAULT_TIME_LIMIT,
                    objective: bool = True) -> CountingAnswer:
     """Solve the counting relaxation: ``refuted`` when it has no solution (then the question has
     none), else the relaxation's best score as an upper bound (``bounded`` when proven optimal,

@@ -1,21 +1,20 @@
 """The question's own exact model asked about letter counts: the step that lets the core loop
 decide a question instead of only refuting it.
 
-CDCL solvers are poor at counting: on ``4x4_m8`` Kissat runs for 20 minutes without settling
-whether the eight M states fit in 16 cells, yet told how many cells each letter gets it answers
-in half a second. The counting relaxation proposes exactly such counts. So when a relaxation
-solution's pairs and counts can be placed (no pair/count core applies), this check asks the
-exact model (the fit encoding, :func:`exactgrid.encode.encode`) with a one-way counter per
-letter of the relaxation whether the words can be spelled with each letter in at most as many
-cells as the solution gives it:
+CDCL solvers are poor at counting: on ``4x4_m8`` Kissat does not settle whether the eight M
+states fit in 16 cells, yet told how many cells each letter gets it answers at once (measured
+in docs/benchmarks.md, section Prove). The counting relaxation proposes exactly such counts.
+So when a relaxation solution's pairs and counts can be placed (no pair/count core applies),
+this check asks the exact model (the fit encoding, :func:`exactgrid.encode.encode`) with a
+one-way counter per letter of the relaxation whether the words can be spelled with each letter
+in at most as many cells as the solution gives it:
 
 * yes: the solver's grid answers the question (the caller has the finder confirm it);
 * no: the solver's core over the count assumptions, trimmed, is a *word count core*: no grid
   answering this question has those letters within those limits. (Trimmed, not shrunk to a
-  minimal core: on ``4x4_m8`` deletion made each round 5 s instead of 0.2 s, and the loop
-  needed 5 rounds instead of 11: 21 s against 2 s.) It becomes a cut of the
-  relaxation like a pair/count core, but it speaks of this question's words, so it is never
-  renamed.
+  minimal core: deletion makes each round much slower and saves fewer rounds than that costs;
+  measured in docs/benchmarks.md, section Prove.) It becomes a cut of the relaxation like a
+  pair/count core, but it speaks of this question's words, so it is never renamed.
 
 A relaxation solution fixes every count (the cells add up to the board, the "other" letters
 included), so "at most" each count is "exactly" it, and one count core cuts a whole family of

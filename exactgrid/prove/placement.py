@@ -148,7 +148,11 @@ def shrink_core(solve: Callable[[list[int], float | None], Result | None], core:
     """Deletion: drop each assumption whose removal keeps the rest unsatisfiable, trimming by
     each answer's own core. ``solve(assumptions, deadline)`` answers a trial (None: out of time).
     A trial that runs out of its :data:`SHRINK_CHECK_SECONDS` keeps its literal; at the deadline
-    shrinking stops. Either way what is kept is still a core."""
+    shrinking stops. Either way what is kept is still a core.
+
+    Used for pair/count cores (:meth:`Placement.check`), whose trials on the small placement
+    model are cheap, and whose minimal cores pay back: they are renamed and reused as cuts of
+    later solutions, and a smaller core matches more of them."""
     kept = list(core)
     index = 0
     while index < len(kept):
@@ -160,8 +164,7 @@ def shrink_core(solve: Callable[[list[int], float | None], Result | None], core:
         if result is None or result.status == Status.SAT:
             index += 1
         else:
-            smaller = set(result.core or trial)
-            kept = [lit for lit in trial if lit in smaller]
+            kept = _within(result, trial)
     return kept
 
 
@@ -169,17 +172,28 @@ def trim_core(solve: Callable[[list[int], float | None], Result | None], core: l
               deadline: float | None, rounds: int = 5) -> list[int]:
     """Trimming, the cheap shrink: solve again under the core alone and keep the solver's new
     core, until it stops getting smaller (at most ``rounds`` times). Not minimal, but each step
-    costs one solve, where deletion costs one a literal."""
+    costs one solve, where deletion costs one a literal.
+
+    Used for word count cores (:meth:`exactgrid.prove.exact.CountCheck.check`), whose trials on
+    the question's whole exact model are costly, and which are never renamed, so minimality
+    buys less there than the trials cost (measured in docs/benchmarks.md, section Prove)."""
     kept = list(core)
     for _ in range(rounds):
         result = solve(kept, deadline)
         if result is None or result.status == Status.SAT:  # pragma: no cover - the core was unsatisfiable
             break
-        smaller = set(result.core or kept)
+        smaller = _within(result, kept)
         if len(smaller) >= len(kept):
             break
-        kept = [lit for lit in kept if lit in smaller]
+        kept = smaller
     return kept
+
+
+def _within(result: Result, assumptions: list[int]) -> list[int]:
+    """The assumptions in an unsatisfiable answer's core, in their order (all of them when the
+    solver gave no core)."""
+    core = set(result.core or assumptions)
+    return [lit for lit in assumptions if lit in core]
 
 
 class Placement:
