@@ -347,7 +347,7 @@ def bound(question: Question, time_limit: float | None = DEFAULT_TIME_LIMIT,
         question = question.but(optional="all")
     question = _with_awards(question, checklist, awards, water_borders)
     if method == "relaxation":
-        return _relaxation_bound(question, backend or "highs", limit, started, on_progress)
+        return _relaxation_bound(question, "highs" if backend is None else backend, limit, started, on_progress)
     progress = _Progress(started, sum(question.scoring_weights().values()), on_bound=on_bound, on_round=on_round,
                          on_progress=on_progress)
     settings = _Settings(certify, certify_seconds, triples, cores_per_round, 1, exact, exact_seconds)
@@ -358,9 +358,9 @@ def _cores_bound(question: Question, settings: _Settings, progress: _Progress, t
                  where: tuple[int | None, Executor | None, str | None]) -> BoundAnswer:
     """The bound by cores (``method="cores"``), its worker searches where ``where`` (workers,
     executor, scheduler) says."""
-    get_backend("highs")  # BackendError naming the extra to install, when highspy is missing
     workers, executor, scheduler = where
     try:
+        get_backend("highs")  # BackendError naming the extra to install, when highspy is missing
         with _workers(scheduler, executor, workers) as (pool, count):
             deadline = None if time_limit is None else progress.started + time_limit
             return _BoundRun(question, replace(settings, workers=count), progress, deadline, pool).run()
