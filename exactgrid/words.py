@@ -129,7 +129,7 @@ class WordList:
         # A bundled list travels between processes as its name (fit_many sends one with every
         # question); any other list as its data.
         for name, make in NAMED_LISTS.items():
-            info = getattr(make, "cache_info", None)  # a list never loaded is not this one (ENABLE: 0.5 s)
+            info = getattr(make, "cache_info", None)  # a list never loaded is not this one (and loading it costs)
             if (info is None or info().currsize) and make() is self:
                 return (named_word_list, (name,))
         return (WordList, (dict(self.weights), self.name, dict(self.aliases), dict(self.names), self.word_label,

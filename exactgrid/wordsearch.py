@@ -6,7 +6,7 @@ the words are merged once into a :class:`Trie` (a prefix tree), and one search w
 and the trie together: a path of cells is extended only while its letters are a prefix of
 some word, so the work is proportional to the prefixes the grid spells, not to the list.
 
-Rules (the same as the finder's, see README "The rules, exactly"):
+Rules (the same as the finder's, see docs/rules.md):
 
 * ``path_rule="simple"`` (Trackword, Boggle): a path never visits a cell twice.
 * ``path_rule="walk"`` (Altered States): consecutive cells are distinct and adjacent; a cell
@@ -26,10 +26,8 @@ the first path found is that one). This is not always the finder's canonical wit
 prefers the path ending at the lowest cell); both are valid paths spelling the word. Hits are
 sorted longest first, then alphabetically.
 
-Measured (``python tools/bench_trackword.py``, CPU seconds on a shared machine): building the
-ENABLE trie of 3-9 letters (105,145 words, 208,012 nodes) takes about 0.13 s, of every word
-(387,888 nodes) about 0.8 s; searching the Trackword fixture ``set/err/vei`` (59 words) about
-0.3 ms, with walks about 0.6 ms, with one alteration allowed about 25 ms.
+How long building the trie and searching take: docs/benchmarks.md, Puzzles (Trackword),
+measured with ``python tools/bench_trackword.py``.
 """
 
 from __future__ import annotations
@@ -169,8 +167,7 @@ def _checked_words(words: Iterable[str]) -> list[str]:
 @lru_cache(maxsize=4)
 def trie_for(words: WordList, min_length: int = 1, max_length: int | None = None) -> Trie:
     """The trie of a word list restricted to ``min_length`` .. ``max_length`` letters, built
-    once per (list, min, max) and cached (the last 4; ENABLE of 3-9 letters holds about 39 MB,
-    all of ENABLE about 72 MB)."""
+    once per (list, min, max) and cached (the last 4; their memory: docs/benchmarks.md, Puzzles)."""
     return Trie.from_words(words, min_length, max_length, words.name)
 
 
@@ -218,7 +215,7 @@ def search_words(grid: Grid, words: Trie | WordList | Iterable[str], path_rule: 
     budget = min(budget, limit)  # more alterations than letters alter nothing more
     if simple and budget > MAX_SIMPLE_BUDGET:
         raise InputError(f"simple paths with more than {MAX_SIMPLE_BUDGET} alterations are not searched (the "
-                         f"search grows exponentially with the budget: 3 took 5 s on a 3x3, 5 a minute); "
+                         f"search grows exponentially with the budget: see docs/benchmarks.md); "
                          "walks take any budget")
     letters, neighbours = grid.letters, grid.board.neighbours
     if budget == 0 and simple:

@@ -22,39 +22,10 @@ and exit status 2. Library errors are turned into that line in exactly one place
 :meth:`~exactgrid.cli.base.ExactgridGroup.invoke`; nothing else in the CLI catches them.
 ``check`` exits 1 when some checklist item fails.
 
-JSON output (``--json``), stable keys:
-
-* ``score``: ``grid`` (letters), ``rows``, ``shape`` [rows, cols], ``moves``, ``path_rule``,
-  ``budget``, ``total``, ``count``, ``found`` -- a list, heaviest first, of {``state``,
-  ``name``, ``population``, ``spelled``, ``marked``, ``altered`` [{``position``, ``from``,
-  ``to``}], ``path`` (cell labels), ``cells`` (0-based indices)}.
-* ``check``: everything ``score`` gives, plus ``checklist`` (name), ``checklist_source``,
-  ``water_borders``, ``passed`` (bool), ``failed`` (item keys), ``items`` -- a list of
-  {``key``, ``title``, ``kind``, ``passed``, ``evidence``, ``details``}; for a chain item
-  ``details.chain`` is the chain (east to west) or null.
-* ``fit``: ``verdict`` ("fits", "does not fit", "unknown"), ``backend`` (for the portfolio,
-  with the winning member in brackets), ``seconds``, ``rounds``, ``model`` {``variables``,
-  ``clauses``, ``linear``}, ``detail``; with ``--explain``, when it does not fit, ``conflict``
-  (a list of parts as the command line writes them: ``OHIO:exact``, ``forbid TEXAS``,
-  ``r1c2=H``; empty when the targets alone cannot be met); with ``--certify``, when it does not fit,
-  ``certificate`` {``checked``, ``method``, ``lemmas``, ``clauses``, ``seconds``, ``detail``};
-  when it fits also ``grid``, ``rows``, ``shape``, ``moves``,
-  ``requirements`` -- a list of {``requirement``, ``state``, ``spelled``, ``altered``,
-  ``path``, ``cells``} -- and ``score`` (as ``score --json``); ``stopped_by`` (``Ctrl-C``,
-  ``SIGTERM``, ``SIGHUP`` or null).
-* ``fit-many``: one JSON line per question, in completion order: ``id`` and either the keys of
-  ``fit --json`` plus ``worker`` (host:pid), or ``error``; after Ctrl-C a last line ``stopped``
-  and ``stopped_by``. ``--json`` is accepted and changes nothing but bad input (a JSON object).
-* ``bound``, ``letterboxed``, ``sumsquares``, ``trackword``: ``stopped_by`` (null, or what
-  interrupted the work). Every long command stopped by Ctrl-C, SIGTERM or SIGHUP prints its
-  answer so far and exits 3 (see :mod:`exactgrid.cli.progress`).
-* ``show``: ``out``, ``format`` (svg, png, pdf), ``panels`` (the words drawn, heaviest first),
-  ``omitted`` (found but not drawn), ``map`` (bool), ``chain`` (the map's chain or null),
-  ``spare`` (labels of the cells no found word needs), ``seconds``. ``fit --show`` and
-  ``solve --show`` add the same object as ``picture`` (``{"out": null, "reason": ...}`` when
-  there was no grid to draw or it could not be written).
-* ``backends``: ``default`` and ``backends`` -- a list of {``name``, ``available``,
-  ``version``, ``capabilities``, ``description``}.
+JSON output (``--json``): every command that answers prints its answer's ``to_dict()``, which
+starts with the answer contract's keys (``outcome``, ``seconds``, ``stopped_by``,
+``exit_code``: :mod:`exactgrid.answer`) and exits with its ``exit_code``. Each family's module
+lists its commands' own keys; docs/reference.md has them all.
 """
 
 from __future__ import annotations

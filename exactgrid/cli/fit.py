@@ -32,12 +32,11 @@ from .base import (
     Seconds,
     award_options,
     clamped_workers,
-    print_json,
     read_cells,
     show_option,
     with_awards,
 )
-from .pictures import can_draw, show_answer
+from .pictures import can_draw, print_answer
 from .progress import STOPPED_EXIT, Progress, progress_option, time_left
 
 if TYPE_CHECKING:
@@ -136,13 +135,7 @@ def fit_command(ctx: click.Context, requirements: tuple[str, ...], instance: str
         answer = fit(spec, backend, time_left(time_limit), seed, local_search=local_search, explain=explain,
                      counting=counting, certify=certify, write={k: v for k, v in write.items() if v},
                      on_progress=shown.event)
-    drawn = show_answer(answer, show, as_json, checklist=checklist_path,
-                        water_borders=True if water_borders else None)
-    if as_json:
-        print_json({**answer.to_dict(), **({"picture": drawn} if drawn else {})})
-    else:
-        click.echo(answer.text())
-    ctx.exit(answer.exit_code)
+    print_answer(ctx, answer, as_json, show, checklist=checklist_path, water_borders=True if water_borders else None)
 
 
 @click.command("fit-many")

@@ -13,8 +13,11 @@ import os
 import time
 from typing import Any
 
+import click
+
 from ..inputs import InputError
 from ..wording import plural
+from .base import print_json
 from .progress import notice
 
 
@@ -74,3 +77,14 @@ def show_answer(answer: Any, out: str | None, as_json: bool, **options: Any) -> 
     if not as_json:
         notice(drawn_text(drawn), "")
     return drawn
+
+
+def print_answer(ctx: Any, answer: Any, as_json: bool, show: str | None, **options: Any) -> None:
+    """The end of ``fit`` and ``solve``: the picture asked for (``--show``), the answer as text or
+    JSON (with ``picture``), and the answer's exit status."""
+    drawn = show_answer(answer, show, as_json, **options)
+    if as_json:
+        print_json({**answer.to_dict(), **({"picture": drawn} if drawn else {})})
+    else:
+        click.echo(answer.text())
+    ctx.exit(answer.exit_code)

@@ -14,12 +14,11 @@ from .base import (
     Seconds,
     award_options,
     clamped_workers,
-    print_json,
     read_cells,
     read_grid_argument,
     show_option,
 )
-from .pictures import can_draw, show_answer
+from .pictures import can_draw, print_answer
 from .progress import Progress, progress_option, time_left
 
 
@@ -49,7 +48,7 @@ from .progress import Progress, progress_option, time_left
               help="Append every improvement to FILE as a JSON line (grid, score, states, awards, elapsed, worker).")
 @click.option("--certify-window", type=click.IntRange(min=1), default=None, metavar="K",
               help="Then prove that no change of at most K cells improves the grid (SAT per window of K "
-                   "cells; improving it first when one does). K = 3 takes about a minute on 5x5.")
+                   "cells; improving it first when one does). Timings: docs/benchmarks.md (Solve).")
 @click.option("--certify-time-limit", type=Seconds(), default=None, metavar="SECONDS",
               help="Time for --certify-window (default: --time-limit again).")
 @progress_option
@@ -84,11 +83,5 @@ def solve_command(ctx: click.Context, requirements: tuple[str, ...], forbid: tup
                        time_limit=time_left(time_limit), workers=workers, seed=seed, start=start_grid,
                        certify_window=certify_window, certify_time_limit=certify_time_limit, out=out,
                        on_progress=shown.event)
-    drawn = show_answer(answer, show, as_json, checklist=checklist_path,
-                         water_borders=True if water_borders else None)
-    if as_json:
-        print_json({**answer.to_dict(), **({"picture": drawn} if drawn else {})})
-    else:
-        click.echo(answer.text())
-    ctx.exit(answer.exit_code)
+    print_answer(ctx, answer, as_json, show, checklist=checklist_path, water_borders=True if water_borders else None)
 

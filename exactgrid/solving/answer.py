@@ -25,7 +25,7 @@ from .certify import WindowCertificate, certify
 from .problem import SearchProblem, SolveError, counts_every_word
 from .search import Improvement, Schedule, SearchStats, search
 
-COMPILE_NOTICE = ("compiling the search kernel for this machine (once after an install: about 15 s on one core, "
+COMPILE_NOTICE = ("compiling the search kernel for this machine (once after an install: seconds to a minute, "
                   "counted in --time-limit; a run that ends first leaves it uncompiled)")
 """What ``on_progress`` hears (kind ``compiling``) when the search kernel is compiled first."""
 

@@ -116,7 +116,7 @@ def _start_workers(problem: SearchProblem, schedule: Schedule, seed: int, start_
 def warm_up() -> float:
     """Compile the search kernel now (or load it from numba's cache), with no time limit; the
     seconds it took. The first search after an install otherwise spends its time limit on this
-    (about 15 s on one core); a program or test suite that runs short searches calls it once first.
+    (timed in docs/benchmarks.md, Solve); a program or test suite that runs short searches calls it once first.
     """
     from ..geometry import Board
     from ..question import Question
