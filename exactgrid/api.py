@@ -142,11 +142,27 @@ def fit(question: Question, backend: str | Backend | None = None, time_limit: fl
     >>> answer.outcome, answer.exit_code
     (<Outcome.FITS: 'fits'>, 0)
     """
-    from .fitting import fit as decide
-    from .solving.fitting import search_for_fit
+    started = time.monotonic()
+    try:  # an interruption while the solvers' modules load is an answer too
+        from .fitting import fit as decide
 
-    first = None
-    if local_search > 0:
-        first = (lambda q, seconds: search_for_fit(q, seconds, seed=seed), local_search)
+        first = None
+        if local_search > 0:
+            from .solving.fitting import search_for_fit
+
+            first = (lambda q, seconds: search_for_fit(q, seconds, seed=seed), local_search)
+    except KeyboardInterrupt as exc:
+        return _interrupted_fit(question, backend, started, exc)
     return decide(question, backend, time_limit, seed, encoding=encoding, explain=explain, counting=counting,
                   certify=certify, write=write, on_progress=on_progress, first=first)
+
+
+def _interrupted_fit(question: Question, backend: str | Backend | None, started: float,
+                     exc: KeyboardInterrupt) -> FitAnswer:
+    """UNKNOWN, stopped by ``exc``, before the fit began."""
+    from .fitting import FitAnswer
+    from .stopping import interruption
+
+    stopped = interruption(exc)
+    return FitAnswer(Outcome.UNKNOWN, question, backend=str(getattr(backend, "name", backend or "")),
+                     seconds=time.monotonic() - started, detail=f"interrupted ({stopped})", stopped_by=stopped)

@@ -115,6 +115,7 @@ def fit_command(ctx: click.Context, requirements: tuple[str, ...], instance: str
     --award and --checklist add checklist items as constraints (C2C as a chain over borders).
     """
     from ..api import fit
+    from ..backends import get_backend
     from ..question import LIST_ARGUMENTS, build_question, load_instance
 
     arguments: dict[str, Any] = dict(requirements=requirements, forbid=forbid, optional=optional,
@@ -131,8 +132,9 @@ def fit_command(ctx: click.Context, requirements: tuple[str, ...], instance: str
     spec = with_awards(spec, checklist_path, award, water_borders)
     can_draw(show)
     write = {"cnf": write_cnf, "wcnf": write_wcnf, "lp": write_lp, "mps": write_mps}
-    with Progress("fit", time_limit, progress, "starting") as shown:
-        answer = fit(spec, backend, time_left(time_limit), seed, local_search=local_search, explain=explain,
+    solver = get_backend(backend)  # an unknown backend is bad input before any work
+    with Progress("fit", time_limit, progress, f"solving with {solver.name}") as shown:
+        answer = fit(spec, solver, time_left(time_limit), seed, local_search=local_search, explain=explain,
                      counting=counting, certify=certify, write={k: v for k, v in write.items() if v},
                      on_progress=shown.event)
     print_answer(ctx, answer, as_json, show, checklist=checklist_path, water_borders=True if water_borders else None)
