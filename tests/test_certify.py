@@ -83,9 +83,9 @@ def test_refutations_by_counting_are_certified_core_by_core(relaxation):
 
 def test_fit_certifies_a_refutation_by_counting(monkeypatch):
 
-    import exactgrid.fitting.decide
+    import exactgrid.backends
 
-    monkeypatch.setattr(exactgrid.fitting.decide, "get_backend", lambda name: racers.Undecided())  # counting decides
+    monkeypatch.setattr(exactgrid.backends, "get_backend", lambda name: racers.Undecided())  # counting decides
     result = CliRunner().invoke(cli, ["fit", "NEWYORK:exact", "NEWJERSEY:exact", "NEWMEXICO:exact", "--shape", "3x3",
                                       "--certify", "--backend", "undecided", "--time-limit", "60"])
     assert result.exit_code == 1 and "backend counting" in result.output, result.output
