@@ -161,8 +161,6 @@ def _interrupted_fit(question: Question, backend: str | Backend | None, started:
                      exc: KeyboardInterrupt) -> FitAnswer:
     """UNKNOWN, stopped by ``exc``, before the fit began."""
     from .fitting import FitAnswer
-    from .stopping import interruption
 
-    stopped = interruption(exc)
-    return FitAnswer(Outcome.UNKNOWN, question, backend=str(getattr(backend, "name", backend or "")),
-                     seconds=time.monotonic() - started, detail=f"interrupted ({stopped})", stopped_by=stopped)
+    return FitAnswer.interrupted(question, str(getattr(backend, "name", backend or "")), exc,
+                                 seconds=time.monotonic() - started)

@@ -30,6 +30,7 @@ from ..render.text import (
     score_text,
     text_table,
 )
+from ..stopping import interruption
 from ..verify import check_grid
 
 if TYPE_CHECKING:
@@ -84,6 +85,13 @@ class FitAnswer(Answer):
     """With ``certify``, when it does not fit: the checked proof that backs the refutation."""
     stopped_by: str | None = None
     """``Ctrl-C``, ``SIGTERM`` or ``SIGHUP`` when an interruption ended the work, else None."""
+
+    @classmethod
+    def interrupted(cls, question: Question, backend: str, exc: KeyboardInterrupt, **fields: Any) -> FitAnswer:
+        """UNKNOWN, stopped by ``exc`` (Ctrl-C, or SIGTERM/SIGHUP: see :mod:`exactgrid.stopping`)."""
+        stopped = interruption(exc)
+        return cls(Verdict.UNKNOWN, question, backend=backend, detail=f"interrupted ({stopped})", stopped_by=stopped,
+                   **fields)
 
     @property
     def outcome(self) -> Outcome:  # type: ignore[override]

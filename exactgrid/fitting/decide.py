@@ -112,9 +112,7 @@ def fit(question: Question, backend: str | Backend | None = None, time_limit: fl
         run.tell(f"solving with {solver.name}")
         answer = _decide(run, seed, explain, counting, write or {})
     except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM/SIGHUP (see exactgrid.stopping)
-        stopped = interruption(exc)
-        answer = FitAnswer(Verdict.UNKNOWN, question, backend=solver.name, detail=f"interrupted ({stopped})",
-                           model_size=run.size(), stopped_by=stopped)
+        answer = FitAnswer.interrupted(question, solver.name, exc, model_size=run.size())
     answer = replace(answer, seconds=time.monotonic() - started)
     if certify and answer.verdict == Verdict.DOES_NOT_FIT:
         answer = _certified(answer, run, time_limit)
@@ -168,7 +166,8 @@ def _decide(run: _Run, seed: int, explain: bool, counting: bool, write: Mapping[
 
 
 def _tried_first(run: _Run) -> FitAnswer | None:
-    """The first try's FITS answer, checked again by the finder, or None."""
+    """The first try's FITS answer, or None. Its grid is checked by the finder here, whatever
+    the try says of it: ``first`` is a public hook, and every grid shown is the finder's."""
     assert run.first is not None
     try_, seconds = run.first
     left = run.left()

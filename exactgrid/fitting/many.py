@@ -76,7 +76,7 @@ class ManyAnswer(Answer):
         else 0 (a proven DOES NOT FIT is an answer like FITS in a batch)."""
         if self.answer is None:
             return 3 if str(self.error).startswith("not answered") else 2
-        return 3 if self.outcome == Outcome.UNKNOWN or self.answer.exit_code == 3 else 0
+        return 3 if self.answer.exit_code == 3 else 0  # UNKNOWN, or interrupted
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON line ``fit-many`` prints: ``id`` and either the keys of ``fit --json`` plus

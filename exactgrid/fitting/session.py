@@ -128,8 +128,8 @@ class FitSession:
         grid = self.encoding.decode(result.true_vars or (), question.fixed)
         return verified_answer(grid, result.backend, **common)
 
-    def explain(self, question: Question | None = None, time_limit: float | None = None,
-                refuted: list[bool] | None = None) -> tuple[tuple[str, ...], bool]:
+    def explain(self, question: Question | None = None,
+                time_limit: float | None = None) -> tuple[tuple[str, ...], bool]:
         """A minimal set of the parts of ``question`` (default: the base) that cannot hold
         together, and whether it is proven minimal (False when time ran out while shrinking).
 
@@ -137,9 +137,15 @@ class FitSession:
         whose removal still leaves UNSAT goes (and the new core trims the rest), one whose
         removal makes it SAT stays. Returns ``((), True)`` when the parts are not needed: the
         targets or the board alone cannot be met. Raises SpecError if the question fits.
-        ``refuted`` (a list), when given, gets True once the question is refuted (without it,
-        an answer cut short by the time limit before any refutation is unknown).
         """
+        conflict, minimal, _ = self.shrink_conflict(question, time_limit)
+        return conflict, minimal
+
+    def shrink_conflict(self, question: Question | None = None,
+                        time_limit: float | None = None) -> tuple[tuple[str, ...], bool, bool]:
+        """:meth:`explain`'s conflict and minimality, and whether the question was refuted at
+        all (False: the time ran out before the first refutation, and the conflict is every
+        part)."""
         question = question or self.question
         deadline = None if time_limit is None else time.monotonic() + check_seconds(time_limit)
         parts = self.parts(question)
@@ -156,22 +162,20 @@ class FitSession:
         if result.status == Status.SAT:
             raise SpecError("the question fits: there is no conflict to explain")
         if result.status == Status.UNKNOWN:
-            return tuple(p.label for p in parts), False
-        if refuted is not None:
-            refuted.append(True)
+            return tuple(p.label for p in parts), False, False
         current = [p for p in parts if p.lit in set(result.core or ())]
         kept = 0  # current[:kept] are proven necessary
         while kept < len(current):
             trial = current[:kept] + current[kept + 1:]
             result = solve(trial)
             if result.status == Status.UNKNOWN:
-                return tuple(p.label for p in current), False
+                return tuple(p.label for p in current), False, True
             if result.status == Status.SAT:
                 kept += 1
             else:
                 core = set(result.core or ())
                 current = [p for p in trial if p.lit in core]
-        return tuple(p.label for p in current), True
+        return tuple(p.label for p in current), True, True
 
     def close(self) -> None:
         """Free the solver."""
@@ -195,8 +199,7 @@ def explain(question: Question, backend: str | Backend | None = None,
     solver = session_backend(backend)
     try:
         with FitSession(question, solver, time_limit=time_limit) as session:
-            refuted: list[bool] = []
-            conflict, minimal = session.explain(time_limit=time_limit, refuted=refuted)
+            conflict, minimal, refuted = session.shrink_conflict(time_limit=time_limit)
     except KeyboardInterrupt as exc:
         return Explanation(Outcome.UNKNOWN, question, backend=solver.name, seconds=time.monotonic() - started,
                            stopped_by=interruption(exc))
