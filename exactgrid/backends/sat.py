@@ -128,7 +128,7 @@ class PySATBackend(Backend):
     name = "pysat"
     description = "PySAT solver chosen by name, objective by linear SAT-UNSAT search"
     solver_name = "cadical195"
-    install_hint = "pip install 'python-sat==1.9.dev17'"
+    install_hint = "pip install 'python-sat>=1.9.dev16,<1.10'"
 
     def __init__(self, solver_name: str | None = None) -> None:
         if solver_name is not None and type(self) is not PySATBackend:

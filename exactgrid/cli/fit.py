@@ -75,7 +75,8 @@ if TYPE_CHECKING:
               help="Random seed handed to the solver.")
 @click.option("--local-search", type=Seconds(), default=0.0, show_default=True, metavar="SECONDS",
               help="First look for a grid by local search (exactgrid solve's annealer) for up to this long, "
-                   "then ask the backend with the time left. Only a FITS can come from the search.")
+                   "then ask the backend with the time left. Only a FITS can come from the search. "
+                   "Needs pip install 'exactgrid[solve]' (numba).")
 @click.option("--explain", is_flag=True,
               help="When it does not fit, name a minimal set of the requirements, forbidden words and fixed "
                    "cells that cannot hold together (each part re-checked by the solver).")

@@ -78,7 +78,10 @@ def bound_command(ctx: click.Context, requirements: tuple[str, ...], optional: t
     relaxation leaves them out. --award M8 --award PA --award 4C --award NOCAL bounds the grids
     earning those awards. With --exact, a bound the exact model reaches is the best score, with
     its grid. Exit 0 with a proven bound or optimum, 1 when refuted by counting, 3 with no bound
-    in the time or on Ctrl-C (with the best bound proven by then)."""
+    in the time or on Ctrl-C (with the best bound proven by then).
+
+    The LP/ILP solver is HiGHS (highspy, in the base install); --method relaxation --backend
+    cbc uses PuLP's CBC instead. --scheduler needs pip install 'exactgrid[dask]'."""
     from ..prove.bound import bound
     from ..question import build_question
 

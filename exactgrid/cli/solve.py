@@ -66,6 +66,8 @@ def solve_command(ctx: click.Context, requirements: tuple[str, ...], forbid: tup
     for (--award, --checklist) are hard constraints. Prints the best grid like 'score', with the
     checklist asked for (exit 0), or UNKNOWN when no grid met the constraints (exit 3). Ctrl-C or
     SIGTERM stop it with the best grid so far (exit 3).
+
+    Needs the solve extra (numba compiles the search kernel): pip install 'exactgrid[solve]'.
     """
     from ..question import build_question, choose_checklist
     from ..solving import solve

@@ -22,6 +22,7 @@ from ..stopping import interruption, is_interruption
 from ..verify import GridCheck
 from ..wording import plural
 from .certify import WindowCertificate, certify
+from .kernel import require_numba
 from .problem import SearchProblem, SolveError, counts_every_word
 from .search import Improvement, Schedule, SearchStats, search
 
@@ -239,6 +240,7 @@ def solve(question: Question | None = None, *, checklist: Checklist | str | Path
     question = question if question is not None else Question()
     if not isinstance(question, Question):
         raise InputError(f"solve takes a Question, got {type(question).__name__}")
+    require_numba()
     chosen = choose_checklist(checklist, awards)
     constrained = _count_every_word(question if chosen is None else checklist_question(question, chosen,
                                                                                         water_borders))

@@ -16,6 +16,7 @@ from ..backends import Backend
 from ..fitting import FitAnswer, fit, verified_answer
 from ..inputs import check_seconds, clamp_workers_warning
 from ..question import Question
+from .kernel import require_numba
 from .problem import SearchProblem, SolveError, counts_every_word
 from .search import search
 
@@ -39,6 +40,7 @@ def search_for_fit(question: Question, seconds: float, workers: int | None = Non
     question the search cannot answer exactly: :func:`searchable`)."""
     seconds = check_seconds(seconds)
     workers = clamp_workers_warning(workers)
+    require_numba()
     if seconds <= 0 or not searchable(question):
         return None
     began = time.monotonic()

@@ -25,8 +25,36 @@ grid it reports with the finder and the checklist.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
-from numba import njit
+
+from ..inputs import InputError
+
+try:
+    from numba import njit
+except ImportError as exc:  # the `solve` extra is not installed: the module still imports
+    NUMBA_MISSING: str | None = str(exc)
+
+    def njit(*_args: Any, **_kwargs: Any) -> Any:
+        """numba is missing: leave the function as Python (never run: :func:`require_numba` refuses)."""
+        return lambda function: function
+else:
+    NUMBA_MISSING = None
+
+SOLVE_EXTRA_HINT = "pip install 'exactgrid[solve]'"
+
+
+class KernelUnavailable(InputError):
+    """numba is not installed: the search kernel (``solve``, ``fit --local-search``) needs the
+    ``solve`` extra."""
+
+
+def require_numba() -> None:
+    """Raise one clear :class:`KernelUnavailable` (with the install command) when numba is missing."""
+    if NUMBA_MISSING is not None:
+        raise KernelUnavailable(f"solve and local search need numba, which compiles their kernel: {SOLVE_EXTRA_HINT} "
+                                f"(importing it failed: {NUMBA_MISSING})")
 
 # Indices into the per-chain counters array (int64, shape (chains, N_COUNTERS)).
 SCORE, FOUND, MISSING, PRESENT, CHAIN_GAP, STEP = range(6)

@@ -121,6 +121,7 @@ def warm_up() -> float:
     from ..geometry import Board
     from ..question import Question
 
+    kernel.require_numba()
     began = time.perf_counter()
     _start_workers(SearchProblem.build(Question(Board(2, 2))), Schedule(), 0, None, 1)
     return time.perf_counter() - began
@@ -261,6 +262,7 @@ def search(problem: SearchProblem, time_limit: float | None = 60.0, workers: int
     Every improvement is checked by the finder before ``on_improvement`` hears of it.
     ``start`` (grid letters) seeds every chain of every worker.
     """
+    kernel.require_numba()
     start_codes = None
     if start is not None:
         start_codes = grid_codes(start)
