@@ -20,6 +20,7 @@ JSON output (``--json``), stable keys:
 from __future__ import annotations
 
 import json
+import sys
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -176,7 +177,7 @@ def fit_many_command(ctx: click.Context, questions_file: str, backend: str | Non
     get_backend(backend)  # an unknown or missing backend is bad input, before any work
     if questions_file == "-":
         source = "standard input"
-        text = read_text_stream(click.get_binary_stream("stdin"), "questions file")
+        text = read_text_stream(sys.stdin.buffer, "questions file")
     else:
         source = questions_file
         text = read_text_file(questions_file, "questions file")

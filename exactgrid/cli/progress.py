@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -95,8 +96,8 @@ def progress_option(command: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def stderr_is_terminal() -> bool:
-    """Whether click's stderr is a terminal."""
-    stream = click.get_text_stream("stderr")
+    """Whether stderr is a terminal."""
+    stream = sys.stderr
     return bool(getattr(stream, "isatty", lambda: False)())
 
 
@@ -115,7 +116,7 @@ class Progress:
         self.time_limit = time_limit
         self.terminal = stderr_is_terminal() if terminal is None else terminal
         self.enabled = self.terminal if enabled is None else enabled
-        self.stream: TextIO = stream if stream is not None else click.get_text_stream("stderr")
+        self.stream: TextIO = stream if stream is not None else sys.stderr
         self.plain_every = plain_every
         self._news = news
         self._lock = threading.Lock()
