@@ -51,6 +51,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # the CLI package (its progress line, stop convention and clock in cli.progress); cli_progress
     # is the old home of those, a shim re-exporting cli.progress
     ("cli", "cli_progress"),
+    ("__main__",),  # ``python -m exactgrid``: runs the CLI
 )
 
 #: Upward imports accepted for now: (importer, imported) -> why. Keep it empty if you can.
