@@ -21,7 +21,7 @@ import pytest
 LAYERS: tuple[tuple[str, ...], ...] = (
     # Leaf utilities: they import nothing from exactgrid, and anything may import them.
     # (stopping was sketched just below cli, but it is a leaf: backends or fit may use it too.)
-    ("wording", "inputs", "stopping", "pool"),
+    ("wording", "inputs", "stopping", "pool", "notebook"),  # notebook: HTML tables for Jupyter
     ("answer",),  # the one answer contract (Outcome, Answer, ProgressEvent) every job returns
     ("geometry",),
     ("grid",),
