@@ -1,14 +1,19 @@
-"""What Jupyter shows: grids, scores and answers as HTML tables (no matplotlib)."""
+"""What Jupyter shows: grids, scores and answers as HTML tables (no matplotlib), ``eg.svg`` as
+the picture, and ``eg.show`` writing to a path or to an open file."""
 
 from __future__ import annotations
 
 import html
+import importlib.util
+import io
 import re
 import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 import exactgrid as eg
 from exactgrid.answer import Answer, Outcome
@@ -122,3 +127,47 @@ def test_importing_exactgrid_stays_cheap():
     imported = {line.split("|")[-1].strip() for line in out.stderr.splitlines() if "|" in line}
     assert "exactgrid" in imported
     assert not {name.split(".")[0] for name in imported} & {"matplotlib", "numba", "pysat", "pulp"}
+
+
+# --------------------------------------------------------------------------- pictures
+
+needs_plot = pytest.mark.skipif(importlib.util.find_spec("matplotlib") is None, reason="needs exactgrid[plot]")
+
+
+@needs_plot
+def test_svg_is_the_text_show_writes_and_a_notebook_shows_it():
+    text = eg.svg("thoainesl")
+    assert isinstance(text, str) and text.encode() == (ROOT / "docs" / "thoainesl.svg").read_bytes()
+    assert text._repr_svg_() == text
+    ipython = pytest.importorskip("IPython.core.interactiveshell")
+    data, _ = ipython.InteractiveShell.instance().display_formatter.format(text)
+    assert data["image/svg+xml"] == text and data["text/plain"] == f"<SVG picture, {len(text):,} characters>"
+    assert 'id="panel:ILLINOIS"' in eg.svg(eg.score("thoainesl"))
+
+
+@needs_plot
+def test_show_writes_to_open_files(tmp_path):
+    expected = eg.svg("thoainesl")
+    with open(tmp_path / "seed.svg", "w", encoding="utf-8") as out:  # a text file: format from its name
+        eg.show("thoainesl", out)
+    with open(tmp_path / "also.svg", "wb") as out:
+        eg.show("thoainesl", out)
+    assert (tmp_path / "seed.svg").read_text(encoding="utf-8") == expected
+    assert (tmp_path / "also.svg").read_bytes() == expected.encode()
+    png = io.BytesIO()
+    eg.show("thoainesl", png, format="png", dpi=20)
+    assert png.getvalue().startswith(b"\x89PNG\r\n\x1a\n") and not png.closed
+    with open(tmp_path / "seed.pdf", "wb") as out:
+        eg.show("thoainesl", out)
+    assert (tmp_path / "seed.pdf").read_bytes().startswith(b"%PDF")
+
+
+@pytest.mark.parametrize("target,format,needle", [
+    (io.StringIO, "png", "a PNG is binary: open the file for it with 'wb'"),
+    (io.BytesIO, None, "give format='svg', 'png' or 'pdf'"),
+    (io.BytesIO, "gif", "cannot write a picture as 'gif'"),
+])
+@needs_plot
+def test_show_to_an_open_file_refuses_what_it_cannot_write(target, format, needle):
+    with pytest.raises(eg.InputError, match=re.escape(needle)):
+        eg.show("thoainesl", target(), format=format)
