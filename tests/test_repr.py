@@ -112,6 +112,16 @@ def test_any_answer_shows_its_facts_escaped():
     assert "<script>" not in markup and "best &lt;script&gt;" in markup  # the text, folded away
 
 
+def test_a_notebook_gets_html_and_no_hidden_picture():
+    # frontends prefer text/html to image/svg+xml: a picture beside the table would cost every
+    # display a drawing nobody sees, so a picture is asked for with eg.svg (below)
+    ipython = pytest.importorskip("IPython.core.interactiveshell")
+    formatter = ipython.InteractiveShell.instance().display_formatter
+    for shown in (eg.score("thoainesl"), eg.check("thoainesl"), eg.as_grid("thoainesl")):
+        data, _ = formatter.format(shown)
+        assert set(data) == {"text/plain", "text/html"}, type(shown).__name__
+
+
 def test_html_views_import_no_matplotlib():
     code = ("import sys, exactgrid as eg\n"
             "eg.score('thoainesl')._repr_html_(); eg.check('thoainesl')._repr_html_()\n"
