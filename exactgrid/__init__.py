@@ -45,7 +45,7 @@ _EXPORTS = {
     "prove.cores": ("CoreRefutation", "refute_by_cores"),
     "prove.exact": ("WordCore",),
     "prove.placement": ("Core",),
-    "render.figure": ("PlotUnavailable", "show"),
+    "render.figure": ("PlotUnavailable", "show", "svg"),
     "render.picture": ("Picture", "picture_of"),
     "question": ("Chain", "Instance", "Question", "Requirement", "SpecError", "Verdict", "build_question",
                  "checklist_question", "load_instance", "question_from_table"),

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from .notebook import answer_html
 from .stopping import is_interruption
 
 
@@ -118,7 +119,8 @@ class Answer:
 
     A subclass has an ``outcome`` (:class:`Outcome`), ``seconds`` and ``stopped_by`` (None, or
     ``Ctrl-C``/``SIGTERM``/``SIGHUP`` when an interruption ended the work and the answer is the
-    best so far) and defines :meth:`text` and :meth:`to_dict`.
+    best so far) and defines :meth:`text` and :meth:`to_dict`. In a notebook an answer shows
+    itself as an HTML table of its ``to_dict()`` (:func:`exactgrid.notebook.answer_html`).
     """
 
     outcome: Outcome
@@ -144,3 +146,8 @@ class Answer:
         ``stopped_by`` and ``exit_code``."""
         return {"outcome": self.outcome.value, "seconds": round(self.seconds, 3), "stopped_by": self.stopped_by,
                 "exit_code": self.exit_code}
+
+    def _repr_html_(self) -> str:
+        """In a notebook: the outcome, the grid if there is one, the facts of ``to_dict()``, and
+        the command line's text folded away (built from what the job found: no solver runs)."""
+        return answer_html(self)

@@ -26,8 +26,9 @@ from .finder import score as score_grid
 from .geometry import MoveRule, PathRule
 from .grid import Grid, parse_grid
 from .inputs import InputError
+from .notebook import answer_html, coloured, table
 from .question import Question
-from .render.text import checklist_dict, checklist_table, score_dict, score_text
+from .render.text import checklist_dict, checklist_table, item_evidence, score_dict, score_text
 from .words import WordList
 
 if TYPE_CHECKING:
@@ -93,6 +94,20 @@ class CheckAnswer(Answer):
         """As ``check --json`` prints it: the contract's keys, ``score --json``'s keys and the
         checklist's (checklist, checklist_source, water_borders, passed, failed, items)."""
         return {**self.contract_dict(), **score_dict(self.score), **checklist_dict(self.checklist)}
+
+    def _repr_html_(self) -> str:
+        """In a notebook: the verdict, the checklist item by item (PASS in green, FAIL in red,
+        with its evidence), then the score (grid and words)."""
+        items = [[coloured("PASS" if r.passed else "FAIL"), r.key, r.title, item_evidence(r)]
+                 for r in self.checklist.items]
+        passed = sum(r.passed for r in self.checklist.items)
+        summary = f"{passed} of {len(items)} passed (checklist {self.checklist.checklist.name})"
+        return answer_html(self, [table(["", "item", "title", "evidence"], items), summary,
+                                  self.score._repr_html_()], skip=self._html_skip, grid=False, text=False)
+
+    _html_skip = ("grid", "shape", "moves", "path_rule", "budget", "total", "count", "found", "items",
+                  "checklist_source", "failed", "passed")
+    """``to_dict()`` keys the notebook view leaves to its tables."""
 
 
 def check(grid: Grid | str, checklist: Checklist | str | Path | None = None, water_borders: bool | None = None,

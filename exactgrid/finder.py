@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from .geometry import PATH_RULES, Board, PathRule, cells_of
 from .grid import Grid
 from .inputs import InputError
+from .notebook import block, letters_table, line, table
 from .words import WordList
 
 
@@ -90,6 +91,26 @@ class Score:
 
     def __len__(self) -> int:
         return len(self.found)
+
+    def _repr_html_(self) -> str:
+        """In a notebook: the grid, its rules, total and count, and the words found (spelled
+        with altered letters in lower case, as ``exactgrid score`` shows them)."""
+        listed = self.word_list
+        word, weight = (listed.word_label, listed.weight_label) if listed is not None else ("word", "weight")
+        rows = [[s.match.word, s.weight, _marked(s.match),
+                 ", ".join(f"{i + 1} {s.match.word[i]}->{s.match.spelled[i]}" for i in s.match.altered) or "-",
+                 " ".join(s.match.labels(self.grid.board))] for s in self.found]
+        words = table([word, weight, "spelled", "altered", "path"], rows, right=(1,)) if rows else "(no words found)"
+        board = self.grid.board
+        moves = "custom adjacency" if board.is_custom else f"{board.moves} moves"
+        rules = f"{board.shape_name}, {moves}, {self.path_rule}s, budget {self.budget}"
+        return block(letters_table(self.grid.rows()), line(f"{self.grid.letters}  ({rules})"),
+                     f"total <b>{self.total:,}</b> · {len(self.found)} found", words)
+
+
+def _marked(match: Match) -> str:
+    """The spelled form with altered letters in lower case (``INLINOIS`` read as ``InLINOIS``)."""
+    return "".join(c.lower() if i in match.altered else c for i, c in enumerate(match.spelled))
 
 
 def _check(budget: int, path_rule: str, word: str) -> int:

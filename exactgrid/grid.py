@@ -8,6 +8,7 @@ from functools import cached_property
 
 from .geometry import Board, MoveRule, parse_shape, shape_for_length
 from .inputs import InputError, ascii_upper
+from .notebook import block, letters_table, line
 
 
 class GridError(InputError):
@@ -54,6 +55,11 @@ class Grid:
 
     def __str__(self) -> str:
         return self.letters
+
+    def _repr_html_(self) -> str:
+        """In a notebook: the letters in their cells, the shape and the move rule."""
+        moves = "custom adjacency" if self.board.is_custom else f"{self.board.moves} moves"
+        return block(letters_table(self.rows()), line(f"{self.letters}  ({self.board.shape_name}, {moves})"))
 
 
 def parse_grid(

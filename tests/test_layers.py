@@ -21,7 +21,7 @@ import pytest
 LAYERS: tuple[tuple[str, ...], ...] = (
     # Leaf utilities: they import nothing from exactgrid, and anything may import them.
     # (stopping was sketched just below cli, but it is a leaf: backends or fit may use it too.)
-    ("wording", "inputs", "stopping", "pool"),
+    ("wording", "inputs", "stopping", "pool", "notebook"),  # notebook: HTML tables for Jupyter
     ("answer",),  # the one answer contract (Outcome, Answer, ProgressEvent) every job returns
     ("geometry",),
     ("grid",),
@@ -51,6 +51,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # the CLI package (its progress line, stop convention and clock in cli.progress); cli_progress
     # is the old home of those, a shim re-exporting cli.progress
     ("cli", "cli_progress"),
+    ("__main__",),  # ``python -m exactgrid``: runs the CLI
 )
 
 #: Upward imports accepted for now: (importer, imported) -> why. Keep it empty if you can.

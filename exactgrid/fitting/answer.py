@@ -18,6 +18,7 @@ from ..answer import Answer, Outcome
 from ..finder import Match, Score, score
 from ..grid import Grid
 from ..model import BoolModel
+from ..notebook import answer_html, table
 from ..prove.cores import CoreRefutation
 from ..question import Question, Verdict
 from ..render.text import (
@@ -183,6 +184,17 @@ class FitAnswer(Answer):
             data["score"] = score_dict(self.score)
             data.update(grid_dict(self.grid))
         return data
+
+    def _repr_html_(self) -> str:
+        """In a notebook: the verdict and its facts (the conflict, with ``explain``); when it fits,
+        each requirement as the finder spells it and the grid's score (grid and words)."""
+        if self.grid is None or self.score is None:
+            return answer_html(self)
+        rows = [[req.describe(), marked_spelling(m), alteration_text(m), " ".join(path_labels(self.grid, m))]
+                for req, m in zip(self.question.required, self.witnesses, strict=True)]
+        sections = [table(["requirement", "spelled", "altered", "path"], rows)] if rows else []
+        return answer_html(self, [*sections, self.score._repr_html_()], grid=False, text=False,
+                           skip=("requirements", "score", "grid", "shape", "moves"))
 
     def picture_parts(self) -> tuple[Score, dict[str, Match], str] | str:
         """What a picture of this answer draws: the score, the requirements' witnesses (drawn

@@ -21,11 +21,12 @@ an id: ``grid``, ``map``, ``chain``, ``panel:WORD``, ``step:WORD:N`` (the N-th m
 from __future__ import annotations
 
 import contextlib
+import io
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from ..inputs import InputError
 from ..wording import plural
@@ -37,6 +38,10 @@ if TYPE_CHECKING:
 
 FORMATS = ("svg", "png", "pdf")
 """File formats :func:`save_figure` writes, chosen by the file's suffix."""
+
+Target = str | Path | IO[str] | IO[bytes]
+"""Where a picture goes: a path, or a file open for writing (text or binary for SVG, binary
+for PNG and PDF)."""
 
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2",
            "#7f7f7f", "#bcbd22")
@@ -335,19 +340,65 @@ def draw(picture: Picture, columns: int | None = None) -> Figure:
     return fig
 
 
-def picture_format(path: str | Path, format: str | None = None) -> str:
-    """The format to write: ``format`` if given, else the file's suffix; one of :data:`FORMATS`."""
-    chosen = (format or Path(path).suffix.lstrip(".")).lower()
+class SVG(str):
+    """SVG text (a ``str``) that a Jupyter notebook shows as the picture (what :func:`svg` returns)."""
+
+    __slots__ = ()
+
+    def _repr_svg_(self) -> str:
+        return str(self)
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        printer.text(f"<SVG picture, {len(self):,} characters>")
+
+
+def is_open_file(target: object) -> bool:
+    """Whether ``target`` is a file object (it has ``write``) rather than a path."""
+    return callable(getattr(target, "write", None))
+
+
+def _name(target: Target) -> str:
+    """A path as text; an open file's name (``""`` when it has none, as a StringIO)."""
+    if not is_open_file(target):
+        return str(target)
+    name = getattr(target, "name", "")
+    return name if isinstance(name, str) else ""
+
+
+def picture_format(path: Target, format: str | None = None) -> str:
+    """The format to write: ``format`` if given, else the file's suffix (an open file's name's);
+    one of :data:`FORMATS`."""
+    name = _name(path)
+    chosen = (format or Path(name).suffix.lstrip(".")).lower()
     if chosen not in FORMATS:
+        if is_open_file(path) and not format and not name:
+            raise InputError("cannot tell a picture's format from an open file without a name: "
+                             "give format='svg', 'png' or 'pdf'")
         raise InputError(f"cannot write a picture as {chosen or 'a file without a suffix'!r} "
-                         f"({str(path)!r}); use a .svg, .png or .pdf file")
+                         f"({name!r}); use a .svg, .png or .pdf file")
     return chosen
 
 
-def save_figure(fig: Figure, path: str | Path, format: str | None = None, dpi: int = 100) -> Path:
-    """Write ``fig`` to ``path`` (SVG byte for byte the same for the same figure; PNG at ``dpi``)."""
+def _wants_text(handle: Any) -> bool:
+    """Whether an open file takes ``str`` (a text file, a StringIO) rather than bytes."""
+    if isinstance(handle, io.TextIOBase):
+        return True
+    if isinstance(handle, io.RawIOBase | io.BufferedIOBase):
+        return False
+    try:
+        handle.write(b"")
+    except TypeError:
+        return True
+    return False
+
+
+def save_figure(fig: Figure, path: Target, format: str | None = None, dpi: int = 100) -> Target:
+    """Write ``fig`` to ``path``, a path or an open file (SVG byte for byte the same for the same
+    figure; PNG at ``dpi``). Returns where it went (a path as a Path, an open file as is)."""
     chosen = picture_format(path, format)
-    target = Path(path)
+    target = path if is_open_file(path) else Path(path)
+    if chosen != "svg" and is_open_file(path) and _wants_text(path):
+        raise InputError(f"a {chosen.upper()} is binary: open the file for it with 'wb', not 'w'")
     width, height = fig.get_size_inches()
     pixels = width * height * dpi * dpi
     if chosen == "png" and pixels > MAX_PIXELS:
@@ -363,14 +414,18 @@ def save_figure(fig: Figure, path: str | Path, format: str | None = None, dpi: i
         try:
             fig.savefig(target, format=chosen, dpi=dpi, metadata=metadata, facecolor="white")
         except OSError as exc:
-            raise InputError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
+            raise InputError(f"cannot write {_name(path)!r}: {exc.strerror or exc}") from None
     return target
 
 
-def show(subject: Any, out: str | Path | None = None, *, format: str | None = None, columns: int | None = None,
+def show(subject: Any, out: Target | None = None, *, format: str | None = None, columns: int | None = None,
          dpi: int = 100, **options: Any) -> Figure:
     """Draw ``subject`` (a grid, its letters, a Score, a fit or solve answer) and, given ``out``,
-    save it there (``.svg``, ``.png`` or ``.pdf``). Returns the matplotlib Figure.
+    save it there. Returns the matplotlib Figure.
+
+    ``out`` is a path (``.svg``, ``.png`` or ``.pdf``: the suffix says which, unless ``format``
+    does) or a file open for writing (binary; an SVG may go to a text file or a StringIO too):
+    its format is ``format``, else its name's suffix. The file is written, not closed.
 
     ``options`` go to :func:`~exactgrid.render.picture.picture_of`: ``words``, ``budget``,
     ``path_rule``, ``shape``, ``moves``, ``checklist``, ``water_borders``, ``tile_map``,
@@ -378,6 +433,8 @@ def show(subject: Any, out: str | Path | None = None, *, format: str | None = No
 
     >>> fig = show("thoainesl")                     # doctest: +SKIP
     >>> show("thoainesl", "seed.svg")               # doctest: +SKIP
+    >>> with open("seed.png", "wb") as out:         # doctest: +SKIP
+    ...     show("thoainesl", out)
     """
     if out is not None:
         picture_format(out, format)  # a bad file name is refused before any drawing
@@ -385,3 +442,17 @@ def show(subject: Any, out: str | Path | None = None, *, format: str | None = No
     if out is not None:
         save_figure(fig, out, format, dpi)
     return fig
+
+
+def svg(subject: Any, *, columns: int | None = None, **options: Any) -> SVG:
+    """The picture of ``subject`` (as :func:`show` draws it, with the same ``options``) as SVG
+    text: the same characters :func:`show` writes to a ``.svg`` file. It is a ``str``; in a
+    Jupyter notebook, as a cell's value, it shows as the picture.
+
+    >>> text = svg("thoainesl")                     # doctest: +SKIP
+    >>> text.startswith("<?xml")                    # doctest: +SKIP
+    True
+    """
+    buffer = io.StringIO()
+    save_figure(show(subject, columns=columns, **options), buffer, "svg")
+    return SVG(buffer.getvalue())
