@@ -35,9 +35,9 @@ def refutation(instance: str) -> tuple[list[list[int]], list[str]]:
 @pytest.fixture(params=["one after the other", "side by side"])
 def way(request, monkeypatch):
     """Both ways of running the two checkers: in this process, or dratify in a child."""
-    if request.param == "side by side":
-        monkeypatch.setattr(checkers, "PARALLEL_FROM_LINES", 0)
-        monkeypatch.setattr(checkers, "_cpus", lambda: 2)
+    side_by_side = request.param == "side by side"
+    monkeypatch.setattr(checkers, "PARALLEL_FROM_LEMMAS", 0 if side_by_side else 10**9)
+    monkeypatch.setattr(checkers, "_cpus", lambda: 2)
     return request.param
 
 

@@ -5,7 +5,7 @@ is accepted only when both accept it; when one accepts and the other rejects, th
 one of them, said loudly in the reason, never an acceptance.
 
 Both get the same deadline (a ``time.monotonic()`` value) and check the clock as they go. A
-long proof (:data:`PARALLEL_FROM_LINES` lines or more, with a second CPU to use) is checked by
+long proof (:data:`PARALLEL_FROM_LEMMAS` lemmas or more, with a second CPU to use) is checked by
 both at once: dratify in a child process (:mod:`exactgrid.backends._child`, killed whatever
 happens, Ctrl-C included) while exactgrid's checker runs here, so the check takes about as long
 as the slower of the two rather than their sum. A short proof is checked by one then the other
@@ -27,11 +27,11 @@ from typing import Any
 from ..backends._child import GRACE_SECONDS, ChildRace
 from .drup import check_drup
 
-PARALLEL_FROM_LINES = 2000
-"""Proofs of at least this many lines are checked by both checkers at once (measured,
-docs/benchmarks.md: a child costs about 0.07 s; exactgrid's checker takes about 0.2-0.5 ms a
-line and dratify about 0.1 ms, so from some thousand lines on, running them side by side saves
-more than the child costs)."""
+PARALLEL_FROM_LEMMAS = 1000
+"""Proofs of at least this many lemmas (deletions not counted) are checked by both checkers at
+once (measured, docs/benchmarks.md: a child costs about 0.07 s; exactgrid's checker takes about
+0.5-1 ms a lemma and dratify about a third of that, so from a thousand lemmas on, running them
+side by side saves more than the child costs, when a core is free)."""
 
 CLOCK_EVERY = 256
 """dratify's steps between two looks at the clock (as :func:`.drup.check_drup` does)."""
@@ -196,7 +196,7 @@ def check_twice(clauses: Sequence[Sequence[int]], proof: Sequence[str], deadline
     Returns a :class:`DoubleCheck` with each checker's verdict (dratify's first); it is valid
     only when both accepted. A malformed proof line raises ValueError.
     """
-    if len(proof) < PARALLEL_FROM_LINES or _cpus() < 2:
+    if sum(not line.startswith("d") for line in proof) < PARALLEL_FROM_LEMMAS or _cpus() < 2:
         theirs = check_with_dratify(clauses, proof, deadline)
         ours, lemmas = check_with_exactgrid(clauses, proof, deadline)
         return DoubleCheck((theirs, ours), lemmas)
