@@ -81,9 +81,10 @@ class DoubleCheck:
 
     @property
     def reason(self) -> str:
-        """Why the proof is not accepted (empty when it is): a disagreement first."""
-        return disagreement(self.runs) or next((f"{run.checker}: {run.reason}" for run in self.runs
-                                                 if not run.accepted), "")
+        """Why the proof is not accepted (empty when it is): a disagreement, else each rejecting
+        checker's reason."""
+        return disagreement(self.runs) or "; ".join(f"{run.checker}: {run.reason}" for run in self.runs
+                                                    if not run.accepted)
 
 
 def disagreement(runs: Sequence[CheckerRun]) -> str:
