@@ -7,7 +7,8 @@ JSON output (``--json``), stable keys:
   ``clauses``, ``linear``}, ``detail``; with ``--explain``, when it does not fit, ``conflict``
   (a list of parts as the command line writes them: ``OHIO:exact``, ``forbid TEXAS``,
   ``r1c2=H``; empty when the targets alone cannot be met); with ``--certify``, when it does not fit,
-  ``certificate`` {``checked``, ``method``, ``lemmas``, ``clauses``, ``seconds``, ``detail``};
+  ``certificate`` {``checked``, ``method``, ``lemmas``, ``clauses``, ``seconds``, ``detail``,
+  ``checkers`` (each {``checker``, ``accepted``, ``finished``, ``seconds``, ``reason``})};
   when it fits also ``grid``, ``rows``, ``shape``, ``moves``,
   ``requirements`` -- a list of {``requirement``, ``state``, ``spelled``, ``altered``,
   ``path``, ``cells``} -- and ``score`` (as ``score --json``); ``stopped_by`` (``Ctrl-C``,
@@ -86,7 +87,8 @@ if TYPE_CHECKING:
                    "(letter counts and adjacent pairs, with pair/count cores) before going on.")
 @click.option("--certify", is_flag=True,
               help="When it does not fit, refute it again with a proof-logging CaDiCaL and check the DRUP proof "
-                   "(exactgrid.prove.drup), within --time-limit again.")
+                   "with two checkers, exactgrid.prove.drup and dratify (certified only when both accept), "
+                   "within --time-limit again.")
 @click.option("--write-cnf", metavar="FILE", default=None, help="Also write the model as DIMACS CNF.")
 @click.option("--write-wcnf", metavar="FILE", default=None, help="Also write the model as WCNF.")
 @click.option("--write-lp", metavar="FILE", default=None, help="Also write the model as an LP file.")

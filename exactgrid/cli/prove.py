@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 @click.option("--time-limit", type=Seconds(), default=60.0, show_default=True, metavar="SECONDS")
 @click.option("--certify", is_flag=True,
               help="With --method cores: refute each core and 'score above the bound' again with DRUP proofs "
-                   "that exactgrid checks (within another --time-limit).")
+                   "that exactgrid.prove.drup and dratify both check (within another --time-limit).")
 @click.option("--cores-per-round", type=click.IntRange(1, 50), default=1, show_default=True, metavar="N",
               help="After a new core, look for more (with pairs disjoint from it) in the same solution.")
 @click.option("--triples", is_flag=True,

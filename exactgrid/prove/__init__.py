@@ -16,9 +16,11 @@ certificates that exactgrid checks itself.
   on one HiGHS model.
 * :mod:`.answers`: their answers, :class:`~.answers.BoundAnswer` and
   :class:`~.answers.CoreRefutation`, meeting the one answer contract (:mod:`exactgrid.answer`).
-* :mod:`.drup` and :mod:`.certify`: DRUP proofs from a proof-logging CaDiCaL, checked by
-  exactgrid's own checker, behind a refutation (by any backend, or by counting) or a bound.
+* :mod:`.drup`, :mod:`.checkers` and :mod:`.certify`: DRUP proofs from a proof-logging CaDiCaL,
+  checked by exactgrid's own checker and by dratify's (accepted only when both accept), behind a
+  refutation (by any backend, or by counting) or a bound.
 
-Imports go one way, from placement at the bottom, through counting, exact, spread, answers,
-cuts, cores and certify, to bound at the top: no two modules import each other.
+Imports go one way, from placement and drup at the bottom, through counting, exact, spread,
+checkers, answers, cuts, cores and certify, to bound at the top: no two modules import each
+other.
 """

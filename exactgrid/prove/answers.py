@@ -17,6 +17,7 @@ from typing import Any
 from ..answer import Answer, Outcome
 from ..grid import Grid
 from ..wording import plural
+from .checkers import CheckerRun
 from .exact import WordCore
 from .placement import Core
 
@@ -65,6 +66,9 @@ class BoundAnswer(Answer):
     """``cores`` (the relaxation cut by cores, on HiGHS) or ``relaxation`` (the relaxation alone)."""
     backend: str = "highs"
     """The solver of the relaxation."""
+    checkers: tuple[CheckerRun, ...] = ()
+    """With ``certify``: each proof checker's verdict and seconds, summed over the proofs
+    (dratify's, then exactgrid's own); certified only when both accepted every proof."""
 
     @property
     def outcome(self) -> Outcome:  # type: ignore[override]
@@ -78,13 +82,15 @@ class BoundAnswer(Answer):
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: the contract's keys (outcome, seconds, stopped_by, exit_code), then status,
         bound, total, rounds, renamed, trajectory, cores, word_cores, grid, detail,
-        confirmation, method and backend (and, for ``relaxation``, ``how``, as before)."""
+        confirmation, method and backend (and, for ``relaxation``, ``how``, as before), then
+        checkers (with ``certify``: each {checker, accepted, finished, seconds, reason})."""
         data = {**self.contract_dict(), "status": self.status, "bound": self.bound, "total": self.total,
                 "rounds": self.rounds, "renamed": self.renamed,
                 "trajectory": [[round(s, 2), b] for s, b in self.trajectory],
                 "cores": [c.to_dict() for c in self.cores], "word_cores": [c.to_dict() for c in self.word_cores],
                 "grid": self.grid.letters if self.grid else None, "detail": self.detail,
-                "confirmation": self.confirmation, "method": self.method, "backend": self.backend}
+                "confirmation": self.confirmation, "method": self.method, "backend": self.backend,
+                "checkers": [run.to_dict() for run in self.checkers]}
         if self.method == "relaxation":
             data["how"] = self.detail
         return data

@@ -2,8 +2,11 @@
 
 Whatever backend refuted a question (Kissat, HiGHS, CP-SAT, a portfolio), :func:`certify_refutation`
 asks CaDiCaL, through PySAT with proof logging, to refute the same model compiled to CNF, and
-checks the DRUP proof it writes with :func:`~exactgrid.prove.drup.check_drup`, which shares no
-code with any solver or with the encoder. What it does not cover is said in the certificate:
+checks the DRUP proof it writes twice (:mod:`.checkers`): with
+:func:`~exactgrid.prove.drup.check_drup`, which shares no code with any solver or with the
+encoder, and with dratify's checker, which shares none with either. A proof counts only when
+both accept it; the certificate names both, with their seconds (:attr:`Certificate.checks`).
+What it does not cover is said in the certificate:
 the encoder itself (the model is trusted to mean the question; the brute-force tests stand
 behind that), and questions whose simple-path forbidden words are enforced lazily by cuts
 (those are refused here).
@@ -12,6 +15,7 @@ behind that), and questions whose simple-path forbidden words are enforced lazil
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -24,14 +28,17 @@ from ..model import BoolModel
 from ..question import Question
 from ..wording import plural
 from .answers import BoundAnswer, CoreRefutation
+from .checkers import CheckerRun, DoubleCheck, check_twice, tally
 from .cores import core_cut
 from .counting import OTHER, counting_model
-from .drup import ProofCheck, check_drup
 from .exact import CountCheck, WordCore
-from .placement import Placement
+from .placement import Core, Placement
 
 PROOF_SOLVER = "cadical195"
 """The PySAT solver that writes the proofs (CaDiCaL 1.9.5; Glucose 4 logs proofs too)."""
+
+CHECKED_BY = "checked by exactgrid.prove.drup and by dratify"
+"""How every proof is checked, as certificates say it."""
 
 
 @dataclass(frozen=True)
@@ -44,17 +51,27 @@ class Certificate:
     clauses: int = 0
     seconds: float = 0.0
     detail: str = ""
+    checks: tuple[CheckerRun, ...] = ()
+    """Each proof checker's verdict and seconds, summed over the proofs (dratify's first, then
+    exactgrid's); ``checked`` only when both accepted every proof. Empty when no proof came."""
+
+    @property
+    def checkers(self) -> tuple[str, ...]:
+        """The checkers that checked the proofs, with their versions."""
+        return tuple(run.checker for run in self.checks)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready, stable keys: checked, method, lemmas, clauses, seconds, detail."""
+        """JSON-ready, stable keys: checked, method, lemmas, clauses, seconds, detail, checkers
+        (each {checker, accepted, finished, seconds, reason})."""
         return {"checked": self.checked, "method": self.method, "lemmas": self.lemmas, "clauses": self.clauses,
-                "seconds": round(self.seconds, 3), "detail": self.detail}
+                "seconds": round(self.seconds, 3), "detail": self.detail,
+                "checkers": [run.to_dict() for run in self.checks]}
 
     def text(self) -> str:
         """One line, as ``fit --certify`` prints it."""
         if self.checked:
             return (f"certified: {self.method}: {self.lemmas:,} lemmas over {self.clauses:,} clauses, every step "
-                    f"checked ({self.seconds:.2f} s)")
+                    f"checked by both ({self.seconds:.2f} s; {', '.join(run.text() for run in self.checks)})")
         return f"not certified: {self.detail}"
 
 
@@ -69,7 +86,7 @@ def certify_refutation(question: Question, time_limit: float = DEFAULT_TIME_LIMI
     """
     started = time.monotonic()
     limit = check_seconds(time_limit)
-    method = f"DRUP proof from CaDiCaL ({PROOF_SOLVER}), checked by exactgrid.prove.drup"
+    method = f"DRUP proof from CaDiCaL ({PROOF_SOLVER}), {CHECKED_BY}"
     enc = encoding if encoding is not None else encode(question)
     if enc.lazy_forbidden:
         return Certificate(False, method, detail="a forbidden word under the simple-path rule is enforced by lazy "
@@ -80,13 +97,14 @@ def certify_refutation(question: Question, time_limit: float = DEFAULT_TIME_LIMI
         return Certificate(False, method, clauses=len(cnf.clauses), seconds=time.monotonic() - started,
                            detail=f"no proof within {limit:g} s")
     return Certificate(checked.valid, method, checked.lemmas, len(cnf.clauses), time.monotonic() - started,
-                       checked.reason)
+                       checked.reason, checked.runs)
 
 
-def refute_with_proof(clauses: list[list[int]], deadline: float | None) -> ProofCheck | None:
-    """Refute ``clauses`` with a proof-logging CaDiCaL and check its DRUP proof; None when no
-    answer came before ``deadline``. Raises AssertionError when the clauses are satisfiable
-    (what was to be certified was wrong: a bug, never an answer)."""
+def refute_with_proof(clauses: list[list[int]], deadline: float | None) -> DoubleCheck | None:
+    """Refute ``clauses`` with a proof-logging CaDiCaL and check its DRUP proof with both
+    checkers (:func:`.checkers.check_twice`); None when no answer came before ``deadline``.
+    Raises AssertionError when the clauses are satisfiable (what was to be certified was wrong:
+    a bug, never an answer)."""
     from pysat.solvers import Solver
 
     with Solver(name=PROOF_SOLVER, bootstrap_with=clauses, with_proof=True) as solver:
@@ -96,7 +114,12 @@ def refute_with_proof(clauses: list[list[int]], deadline: float | None) -> Proof
         raise AssertionError("CaDiCaL finds the clauses satisfiable: the refutation to certify is wrong")
     if answer is None:
         return None
-    return check_drup(clauses, proof or [], deadline)
+    return check_twice(clauses, proof or [], deadline)
+
+
+def _why(checked: DoubleCheck | None) -> str:
+    """Why a proof does not back a claim: none came in time, or the checkers' reason."""
+    return "no proof in time" if checked is None else checked.reason
 
 
 def certify_counting(question: Question, counted: CoreRefutation,
@@ -104,103 +127,113 @@ def certify_counting(question: Question, counted: CoreRefutation,
     """Certify a refutation by counting (``counted.status == "refuted"``): every core it cut is
     refuted again (a pair/count core on a placement model of its own letters, a word count core
     on the question's exact model with its assumptions as units), then the counting relaxation
-    with all those cuts is refuted outright, each by a DRUP proof that exactgrid checks."""
+    with all those cuts is refuted outright, each by a DRUP proof that both checkers accept."""
     started = time.monotonic()
     deadline = None if time_limit is None else started + check_seconds(time_limit)
-    method = (f"DRUP proofs from CaDiCaL ({PROOF_SOLVER}), checked by exactgrid.prove.drup, of "
+    method = (f"DRUP proofs from CaDiCaL ({PROOF_SOLVER}), {CHECKED_BY}, of "
               f"{plural(len(counted.cuts), 'core')} and of the counting relaxation "
               "with their cuts")
     if counted.status != "refuted":
         return Certificate(False, method, detail="counting did not refute this question")
     counting = counting_model(question, objective=False, tight=False)
-    exact = None
+    exact: list[CountCheck] = []  # the question's exact model, made for the first word count core
     lemmas = clauses = 0
+    runs: tuple[CheckerRun, ...] = ()
     cuts: list[list[int]] = []
     try:
         for index, core in enumerate(counted.cuts, 1):
-            if isinstance(core, WordCore):
-                if exact is None:
-                    exact = CountCheck(question, set(counting.cells) | {OTHER}, words=bool(core.words))
-                units = [[lit] for lit in exact.assumptions(core.words, core.at_most)]
-                base = compile_cnf(exact.encoding.model).clauses
-            else:
-                alone = Placement(question.board, core.letters, set(core.pairs), dict(question.fixed), "cadical",
-                                  set(core.triples))
-                units = [[lit] for lit in alone.assumptions(core.pairs, core.at_most, core.triples)]
-                base = compile_cnf(alone.model).clauses
-                alone.close()
+            base, units = _core_clauses(question, counting.cells, core, exact)
             checked = refute_with_proof([*base, *units], deadline)
+            runs = tally(runs, checked.runs if checked else ())
             if checked is None or not checked.valid:
-                why = "no proof in time" if checked is None else checked.reason
                 return Certificate(False, method, lemmas, clauses, time.monotonic() - started,
-                                   f"cut {index} of {len(counted.cuts)} ({core.text()[:60]}...): {why}")
+                                   f"cut {index} of {len(counted.cuts)} ({core.text()[:60]}...): {_why(checked)}",
+                                   runs)
             lemmas, clauses = lemmas + checked.lemmas, clauses + len(base)
             cut = core_cut(counting, core)
             if cut is None:  # pragma: no cover - a cut names the relaxation's own words, pairs and letters
                 raise AssertionError(f"cut {index} does not apply to the relaxation")
             cuts.append(cut)
     finally:
-        if exact is not None:
-            exact.close()
+        for check in exact:
+            check.close()
     relaxed = compile_cnf(counting.model).clauses + cuts
     checked = refute_with_proof(relaxed, deadline)
+    runs = tally(runs, checked.runs if checked else ())
     if checked is None or not checked.valid:
-        why = "no proof in time" if checked is None else checked.reason
         return Certificate(False, method, lemmas, clauses, time.monotonic() - started,
-                           f"the relaxation with its {len(cuts)} cuts: {why}")
-    return Certificate(True, method, lemmas + checked.lemmas, clauses + len(relaxed), time.monotonic() - started)
+                           f"the relaxation with its {len(cuts)} cuts: {_why(checked)}", runs)
+    return Certificate(True, method, lemmas + checked.lemmas, clauses + len(relaxed), time.monotonic() - started,
+                       checks=runs)
+
+
+def _core_clauses(question: Question, cells: Any, core: Core | WordCore,
+                  exact: list[CountCheck]) -> tuple[list[list[int]], list[list[int]]]:
+    """The clauses that refute ``core`` and its assumptions as unit clauses: a word count core
+    on the question's exact model (made once, into ``exact``, for the caller to close), a
+    pair/count core on a placement model of its own letters and pairs."""
+    if isinstance(core, WordCore):
+        if not exact:
+            exact.append(CountCheck(question, set(cells) | {OTHER}, words=bool(core.words)))
+        units = [[lit] for lit in exact[0].assumptions(core.words, core.at_most)]
+        return compile_cnf(exact[0].encoding.model).clauses, units
+    alone = Placement(question.board, core.letters, set(core.pairs), dict(question.fixed), "cadical",
+                      set(core.triples))
+    try:
+        units = [[lit] for lit in alone.assumptions(core.pairs, core.at_most, core.triples)]
+        return compile_cnf(alone.model).clauses, units
+    finally:
+        alone.close()
 
 
 def confirm_bound(answer: BoundAnswer, model: BoolModel, cuts: list[tuple[int, ...]], placement: Placement,
                   time_limit: float | None, exact: CountCheck | None = None) -> BoundAnswer:
-    """``answer`` with its ``confirmation``: every core refuted again on the placement model,
-    every word count core on the question's exact model (``exact``, the check that found them),
-    and the relaxation with its cuts refuted with "score above the bound" (or outright, when the
-    question was refuted), each by a DRUP proof that :mod:`exactgrid.prove.drup` checks."""
+    """``answer`` with its ``confirmation`` and ``checkers``: every core refuted again on the
+    placement model, every word count core on the question's exact model (``exact``, the check
+    that found them), and the relaxation with its cuts refuted with "score above the bound" (or
+    outright, when the question was refuted), each by a DRUP proof that both checkers accept."""
     started = time.monotonic()
     deadline = None if time_limit is None else started + time_limit
-    lemmas = 0
-    if answer.word_cores:
-        if exact is None:
-            return replace(answer, confirmation="not certified: word count cores without their exact model")
-        base = compile_cnf(exact.encoding.model).clauses
-        for index, word_core in enumerate(answer.word_cores, 1):
-            units = [[lit] for lit in exact.assumptions(word_core.words, word_core.at_most)]
-            checked = refute_with_proof([*base, *units], deadline)
-            if checked is None or not checked.valid:
-                why = "no proof in time" if checked is None else checked.reason
-                return replace(answer, confirmation=f"not certified: word count core {index} ({why})")
-            lemmas += checked.lemmas
-    for index, core in enumerate(answer.cores, 1):
-        # a placement of the core's own letters and pairs: the same check, far fewer clauses
-        alone = Placement(placement.board, core.letters, set(core.pairs), placement.fixed, "cadical",
-                          set(core.triples))
-        try:
-            units = [[lit] for lit in alone.assumptions(core.pairs, core.at_most, core.triples)]
-            checked = refute_with_proof([*compile_cnf(alone.model).clauses, *units], deadline)
-        finally:
-            alone.close()
-        if checked is None or not checked.valid:
-            why = "no proof in time" if checked is None else checked.reason
-            return replace(answer, confirmation=f"not certified: core {index} ({why})")
-        lemmas += checked.lemmas
+    if answer.word_cores and exact is None:
+        return replace(answer, confirmation="not certified: word count cores without their exact model")
     relaxed = BoolModel(model.num_vars, [*model.clauses, *cuts], list(model.linear), None, model.names,
                         model.literals)
     if answer.status != "refuted":
         if answer.bound is None or model.objective is None:
             return replace(answer, confirmation="not certified: no bound to certify")
         relaxed.add_linear(*model.objective, ">=", answer.bound + 1)
-    clauses = compile_cnf(relaxed).clauses
-    checked = refute_with_proof(clauses, deadline)
-    if checked is None or not checked.valid:
-        why = "no proof in time" if checked is None else checked.reason
-        claim = "the refutation" if answer.status == "refuted" else f"score >= {answer.bound + 1:,}"
-        return replace(answer, confirmation=f"not certified: {claim} by counting ({why})")
-    lemmas += checked.lemmas
+    lemmas = 0
+    runs: tuple[CheckerRun, ...] = ()
+    for label, clauses in _bound_proofs(answer, relaxed, placement, exact):
+        checked = refute_with_proof(clauses, deadline)
+        runs = tally(runs, checked.runs if checked else ())
+        if checked is None or not checked.valid:
+            return replace(answer, confirmation=f"not certified: {label} ({_why(checked)})", checkers=runs)
+        lemmas += checked.lemmas
     claim = "no solution" if answer.status == "refuted" else f"no score above {answer.bound:,}"
-    return replace(answer, confirmation=(
+    return replace(answer, checkers=runs, confirmation=(
         f"certified: {plural(len(answer.cores), 'core')}, {plural(len(answer.word_cores), 'word count core')} "
-        f"and the relaxation "
-        f"with its cuts ({claim}) refuted again by "
-        f"CaDiCaL; {lemmas:,} DRUP lemmas, every step checked by exactgrid.prove.drup "
-        f"({time.monotonic() - started:.2f} s)"))
+        f"and the relaxation with its cuts ({claim}) refuted again by CaDiCaL; {lemmas:,} DRUP lemmas, every "
+        f"step {CHECKED_BY} ({time.monotonic() - started:.2f} s; {', '.join(run.text() for run in runs)})"))
+
+
+def _bound_proofs(answer: BoundAnswer, relaxed: BoolModel, placement: Placement,
+                  exact: CountCheck | None) -> Iterator[tuple[str, list[list[int]]]]:
+    """What :func:`confirm_bound` refutes, one at a time: (what it is, its clauses)."""
+    if exact is not None and answer.word_cores:
+        base = compile_cnf(exact.encoding.model).clauses
+        for index, word_core in enumerate(answer.word_cores, 1):
+            units = [[lit] for lit in exact.assumptions(word_core.words, word_core.at_most)]
+            yield f"word count core {index}", [*base, *units]
+    for index, core in enumerate(answer.cores, 1):
+        # a placement of the core's own letters and pairs: the same check, far fewer clauses
+        alone = Placement(placement.board, core.letters, set(core.pairs), placement.fixed, "cadical",
+                          set(core.triples))
+        try:
+            units = [[lit] for lit in alone.assumptions(core.pairs, core.at_most, core.triples)]
+            clauses = [*compile_cnf(alone.model).clauses, *units]
+        finally:
+            alone.close()
+        yield f"core {index}", clauses
+    claim = "the refutation" if answer.status == "refuted" else f"score >= {(answer.bound or 0) + 1:,}"
+    yield f"{claim} by counting", compile_cnf(relaxed).clauses

@@ -35,6 +35,8 @@ class ProofCheck:
     deletions: int
     reason: str = ""
     """Why it is not valid (empty when valid)."""
+    timed_out: bool = False
+    """True when the deadline came before a verdict (then not valid)."""
 
 
 def parse_proof_line(line: str | Sequence[int]) -> tuple[bool, tuple[int, ...]]:
@@ -159,7 +161,8 @@ def check_drup(clauses: Iterable[Sequence[int]], proof: Iterable[str | Sequence[
             continue
         lemmas += 1
         if deadline is not None and lemmas % 256 == 0 and time.monotonic() > deadline:
-            return ProofCheck(False, lemmas, deletions, f"the time limit came at lemma {lemmas}, before the end")
+            return ProofCheck(False, lemmas, deletions, f"the time limit came at lemma {lemmas}, before the end",
+                              timed_out=True)
         if not state.implies(lits):
             what = "the empty clause" if not lits else " ".join(map(str, lits))
             return ProofCheck(False, lemmas, deletions, f"lemma {lemmas} ({what}) is not implied by unit propagation")

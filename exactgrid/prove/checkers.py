@@ -1,0 +1,214 @@
+"""Every DRUP proof checked twice, by two checkers that share no code: exactgrid's own
+(:mod:`.drup`, which ignores deletions) and dratify's (a forward checker that honours them,
+differentially tested against drat-trim; asked for RUP only, as the proofs are DRUP). A proof
+is accepted only when both accept it; when one accepts and the other rejects, that is a bug in
+one of them, said loudly in the reason, never an acceptance.
+
+Both get the same deadline (a ``time.monotonic()`` value) and check the clock as they go. A
+long proof (:data:`PARALLEL_FROM_LEMMAS` lemmas or more, with a second CPU to use) is checked by
+both at once: dratify in a child process (:mod:`exactgrid.backends._child`, killed whatever
+happens, Ctrl-C included) while exactgrid's checker runs here, so the check takes about as long
+as the slower of the two rather than their sum. A short proof is checked by one then the other
+in this process: a child's start (about 0.07 s) would cost more than it saves.
+
+>>> check_twice([[1, 2], [-1, 2], [1, -2], [-1, -2]], ["2 0", "0"]).valid
+True
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from functools import cache
+from typing import Any
+
+from ..backends._child import GRACE_SECONDS, ChildRace
+from .drup import check_drup
+
+PARALLEL_FROM_LEMMAS = 1000
+"""Proofs of at least this many lemmas (deletions not counted) are checked by both checkers at
+once (measured, docs/benchmarks.md: a child costs about 0.07 s; exactgrid's checker takes about
+0.5-1 ms a lemma and dratify about a third of that, so from a thousand lemmas on, running them
+side by side saves more than the child costs, when a core is free)."""
+
+CLOCK_EVERY = 256
+"""dratify's steps between two looks at the clock (as :func:`.drup.check_drup` does)."""
+
+
+@dataclass(frozen=True)
+class CheckerRun:
+    """One checker's verdict on a proof (or on several, :func:`tally`-ed): ``accepted`` when
+    every step was verified and the empty clause derived."""
+
+    checker: str
+    """The checker and its version: ``exactgrid.prove.drup 0.1.0``, ``dratify 0.1.10``."""
+    accepted: bool
+    seconds: float
+    finished: bool = True
+    """False when the time limit came before the checker reached a verdict."""
+    reason: str = ""
+    """Why it did not accept (empty when it did)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: checker, accepted, finished, seconds, reason."""
+        return {"checker": self.checker, "accepted": self.accepted, "finished": self.finished,
+                "seconds": round(self.seconds, 3), "reason": self.reason}
+
+    def text(self) -> str:
+        """``dratify 0.1.10 0.42 s``."""
+        return f"{self.checker} {self.seconds:.2f} s"
+
+
+@dataclass(frozen=True)
+class DoubleCheck:
+    """Both checkers' verdicts on one proof; valid only when both accepted it."""
+
+    runs: tuple[CheckerRun, ...]
+    lemmas: int
+    """Lemmas (added clauses) exactgrid's checker read."""
+
+    @property
+    def valid(self) -> bool:
+        """Whether every checker accepted the proof."""
+        return bool(self.runs) and all(run.accepted for run in self.runs)
+
+    @property
+    def disagree(self) -> bool:
+        """Whether both checkers finished and one accepted what the other rejected."""
+        return all(run.finished for run in self.runs) and len({run.accepted for run in self.runs}) > 1
+
+    @property
+    def reason(self) -> str:
+        """Why the proof is not accepted (empty when it is): a disagreement, else each rejecting
+        checker's reason."""
+        return disagreement(self.runs) or "; ".join(f"{run.checker}: {run.reason}" for run in self.runs
+                                                    if not run.accepted)
+
+
+def disagreement(runs: Sequence[CheckerRun]) -> str:
+    """The loud reason when finished checkers gave different verdicts, else empty."""
+    if not all(run.finished for run in runs) or len({run.accepted for run in runs}) < 2:
+        return ""
+    said = ", ".join(f"{run.checker} {'accepts' if run.accepted else 'rejects'}"
+                     + ("" if run.accepted else f" ({run.reason})") for run in runs)
+    return f"THE PROOF CHECKERS DISAGREE: {said}; a bug in one of them (please report it)"
+
+
+def tally(total: Sequence[CheckerRun], runs: Sequence[CheckerRun]) -> tuple[CheckerRun, ...]:
+    """The runs of several proofs summed per checker: seconds added, accepted and finished only
+    when every proof was, the first reason kept."""
+    if not total:
+        return tuple(runs)
+    by_name = {run.checker: run for run in runs}
+    out = []
+    for run in total:
+        more = by_name.get(run.checker)
+        out.append(run if more is None else replace(
+            run, accepted=run.accepted and more.accepted, finished=run.finished and more.finished,
+            seconds=run.seconds + more.seconds, reason=run.reason or more.reason))
+    return tuple(out)
+
+
+@cache
+def checker_names() -> tuple[str, str]:
+    """The two checkers with their versions: (exactgrid's, dratify's)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    import dratify
+
+    try:
+        ours = version("exactgrid")
+    except PackageNotFoundError:  # pragma: no cover - run from a source tree that is not installed
+        ours = "(not installed)"
+    return f"exactgrid.prove.drup {ours}", f"dratify {dratify.__version__}"
+
+
+def check_with_exactgrid(clauses: Sequence[Sequence[int]], proof: Sequence[str],
+                         deadline: float | None) -> tuple[CheckerRun, int]:
+    """exactgrid's own checker (:func:`.drup.check_drup`): its verdict and the lemmas it read."""
+    started = time.monotonic()
+    checked = check_drup(clauses, proof, deadline)
+    return CheckerRun(checker_names()[0], checked.valid, time.monotonic() - started, not checked.timed_out,
+                      checked.reason), checked.lemmas
+
+
+class _TimeUp(Exception):
+    """The deadline passed while dratify was checking."""
+
+
+def _steps_until(steps: Iterable[tuple[str, tuple[int, ...]]], deadline: float | None,
+                 ) -> Iterator[tuple[str, tuple[int, ...]]]:
+    for index, step in enumerate(steps, 1):
+        if deadline is not None and index % CLOCK_EVERY == 0 and time.monotonic() > deadline:
+            raise _TimeUp(f"the time limit came at step {index}, before the end")
+        yield step
+
+
+def check_with_dratify(clauses: Sequence[Sequence[int]], proof: Sequence[str], deadline: float | None) -> CheckerRun:
+    """dratify's checker, on its own reading of the clauses and of the proof's text, asked for
+    RUP steps only (``check_rat=False``): the proofs are DRUP, and exactgrid's checker accepts
+    no RAT step, so a verdict that differs is a bug, not two rules.
+
+    A proof that never writes the empty clause is given one at its end, checked like any other
+    step: solvers write none when unit propagation alone refutes what they were given, and
+    exactgrid's checker asks the same of such a proof (the empty clause must be RUP at the end).
+    """
+    from dratify import CNF, DRATChecker, parse_proof
+    from dratify.lits import to_dimacs
+
+    started = time.monotonic()
+    formula = CNF()
+    for clause in clauses:
+        formula.add_dimacs(clause)
+    steps = parse_proof("\n".join(proof))
+    if not any(kind == "a" and not lits for kind, lits in steps):
+        steps.append(("a", ()))
+    name = checker_names()[1]
+    try:
+        result = DRATChecker(formula, check_rat=False).check(_steps_until(steps, deadline))
+    except _TimeUp as exc:
+        return CheckerRun(name, False, time.monotonic() - started, False, str(exc))
+    reason = result.reason
+    if not result.ok and result.failed_clause is not None:
+        what = " ".join(str(to_dimacs(lit)) for lit in result.failed_clause) or "the empty clause"
+        reason = f"step {result.failed_step} ({what}): {reason}"
+    return CheckerRun(name, result.ok, time.monotonic() - started, True, "" if result.ok else reason)
+
+
+def dratify_in_child(clauses: Sequence[Sequence[int]], proof: Sequence[str],
+                     seconds: float | None) -> Iterator[tuple[str, CheckerRun]]:
+    """A child process's side of :func:`check_twice`: dratify's verdict, within ``seconds``."""
+    deadline = None if seconds is None else time.monotonic() + seconds
+    yield "done", check_with_dratify(clauses, proof, deadline)
+
+
+def _cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def check_twice(clauses: Sequence[Sequence[int]], proof: Sequence[str], deadline: float | None = None) -> DoubleCheck:
+    """Check the DRUP ``proof`` of ``clauses`` with both checkers, before ``deadline``.
+
+    Returns a :class:`DoubleCheck` with each checker's verdict (dratify's first); it is valid
+    only when both accepted. A malformed proof line raises ValueError.
+    """
+    if sum(not line.startswith("d") for line in proof) < PARALLEL_FROM_LEMMAS or _cpus() < 2:
+        theirs = check_with_dratify(clauses, proof, deadline)
+        ours, lemmas = check_with_exactgrid(clauses, proof, deadline)
+        return DoubleCheck((theirs, ours), lemmas)
+    started = time.monotonic()
+    seconds = None if deadline is None else deadline - started
+    with ChildRace([(dratify_in_child, (list(clauses), list(proof), seconds))]) as race:
+        ours, lemmas = check_with_exactgrid(clauses, proof, deadline)
+        race.wait(None if deadline is None else deadline + GRACE_SECONDS)
+    if race.finished[0]:
+        theirs = race.messages[0][-1][1]
+    else:
+        theirs = CheckerRun(checker_names()[1], False, time.monotonic() - started, False,
+                            "its process gave no verdict by the time limit")
+    return DoubleCheck((theirs, ours), lemmas)
