@@ -160,7 +160,7 @@ def test_a_plugin_backend_that_is_not_installed_names_the_plugin(monkeypatch):
 
 
 def test_highs_names_what_to_reinstall():
-    assert "pip install 'highspy>=1.7,<2'" in get_backend("highs").install_hint
+    assert "pip install 'highspy>=1.8,<2'" in get_backend("highs").install_hint
 
 
 def test_library_doors_check_too():

@@ -91,7 +91,7 @@ class Backend:
     capabilities: ClassVar[frozenset[str]] = frozenset()
     """What it can do, from :data:`CAPABILITIES`."""
     install_hint: ClassVar[str] = ""
-    """What to install when ``available()`` is False, as a command (``pip install 'highspy>=1.7,<2'``)."""
+    """What to install when ``available()`` is False, as a command (``pip install 'highspy>=1.8,<2'``)."""
 
     def available(self) -> bool:
         """Whether the solver can run here. Import the solver package lazily, inside this method."""

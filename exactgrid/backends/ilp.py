@@ -135,7 +135,7 @@ class Highs(Backend):
     name = "highs"
     description = "HiGHS MIP (highspy); its own time limit, in a child process"
     capabilities = frozenset({"decide", "optimise", "prove", "child-process"})
-    install_hint = "pip install 'highspy>=1.7,<2' (exactgrid's base install brings it; reinstall it)"
+    install_hint = "pip install 'highspy>=1.8,<2' (exactgrid's base install brings it; reinstall it)"
 
     def available(self) -> bool:
         """Whether ``highspy`` imports."""
