@@ -55,6 +55,12 @@ class Match:
         """How many letters were altered (0 for an exact match)."""
         return len(self.altered)
 
+    @property
+    def marked(self) -> str:
+        """The spelled form with altered letters in lower case: ``CALIlORNIA``."""
+        altered = set(self.altered)
+        return "".join(c.lower() if i in altered else c for i, c in enumerate(self.spelled))
+
     def labels(self, board: Board) -> tuple[str, ...]:
         """The path as cell labels of ``board`` (``r1c2`` on a rectangle)."""
         return tuple(board.label(cell) for cell in self.path)
@@ -92,25 +98,23 @@ class Score:
     def __len__(self) -> int:
         return len(self.found)
 
+    @property
+    def rules(self) -> str:
+        """The rules it was scored under: ``3x3, king moves, walks, budget 1``."""
+        board = self.grid.board
+        return f"{board.shape_name}, {board.moves_text}, {self.path_rule}s, budget {self.budget}"
+
     def _repr_html_(self) -> str:
         """In a notebook: the grid, its rules, total and count, and the words found (spelled
         with altered letters in lower case, as ``exactgrid score`` shows them)."""
         listed = self.word_list
         word, weight = (listed.word_label, listed.weight_label) if listed is not None else ("word", "weight")
-        rows = [[s.match.word, s.weight, _marked(s.match),
+        rows = [[s.match.word, s.weight, s.match.marked,
                  ", ".join(f"{i + 1} {s.match.word[i]}->{s.match.spelled[i]}" for i in s.match.altered) or "-",
                  " ".join(s.match.labels(self.grid.board))] for s in self.found]
         words = table([word, weight, "spelled", "altered", "path"], rows, right=(1,)) if rows else "(no words found)"
-        board = self.grid.board
-        moves = "custom adjacency" if board.is_custom else f"{board.moves} moves"
-        rules = f"{board.shape_name}, {moves}, {self.path_rule}s, budget {self.budget}"
-        return block(letters_table(self.grid.rows()), line(f"{self.grid.letters}  ({rules})"),
+        return block(letters_table(self.grid.rows()), line(f"{self.grid.letters}  ({self.rules})"),
                      f"total <b>{self.total:,}</b> · {len(self.found)} found", words)
-
-
-def _marked(match: Match) -> str:
-    """The spelled form with altered letters in lower case (``INLINOIS`` read as ``InLINOIS``)."""
-    return "".join(c.lower() if i in match.altered else c for i, c in enumerate(match.spelled))
 
 
 def _check(budget: int, path_rule: str, word: str) -> int:

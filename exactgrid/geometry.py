@@ -221,6 +221,11 @@ class Board:
         return self.name if self.is_custom else f"{self.rows}x{self.cols}"
 
     @property
+    def moves_text(self) -> str:
+        """The move rule in words: ``king moves``, ``rook moves`` or ``custom adjacency``."""
+        return "custom adjacency" if self.is_custom else f"{self.moves} moves"
+
+    @property
     def size(self) -> int:
         """Number of cells."""
         return self.rows * self.cols

@@ -58,8 +58,8 @@ class Grid:
 
     def _repr_html_(self) -> str:
         """In a notebook: the letters in their cells, the shape and the move rule."""
-        moves = "custom adjacency" if self.board.is_custom else f"{self.board.moves} moves"
-        return block(letters_table(self.rows()), line(f"{self.letters}  ({self.board.shape_name}, {moves})"))
+        return block(letters_table(self.rows()), line(f"{self.letters}  ({self.board.shape_name}, "
+                                                      f"{self.board.moves_text})"))
 
 
 def parse_grid(

@@ -37,7 +37,7 @@ def way(request, monkeypatch):
     """Both ways of running the two checkers: in this process, or dratify in a child."""
     side_by_side = request.param == "side by side"
     monkeypatch.setattr(checkers, "PARALLEL_FROM_LEMMAS", 0 if side_by_side else 10**9)
-    monkeypatch.setattr(checkers, "_cpus", lambda: 2)
+    monkeypatch.setattr(checkers, "usable_cores", lambda: 2)
     return request.param
 
 

@@ -17,7 +17,6 @@ True
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -25,6 +24,7 @@ from functools import cache
 from typing import Any
 
 from ..backends._child import GRACE_SECONDS, ChildRace
+from ..inputs import usable_cores
 from .drup import check_drup
 
 PARALLEL_FROM_LEMMAS = 1000
@@ -77,7 +77,7 @@ class DoubleCheck:
     @property
     def disagree(self) -> bool:
         """Whether both checkers finished and one accepted what the other rejected."""
-        return all(run.finished for run in self.runs) and len({run.accepted for run in self.runs}) > 1
+        return bool(disagreement(self.runs))
 
     @property
     def reason(self) -> str:
@@ -184,20 +184,13 @@ def dratify_in_child(clauses: Sequence[Sequence[int]], proof: Sequence[str],
     yield "done", check_with_dratify(clauses, proof, deadline)
 
 
-def _cpus() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not Linux
-        return os.cpu_count() or 1
-
-
 def check_twice(clauses: Sequence[Sequence[int]], proof: Sequence[str], deadline: float | None = None) -> DoubleCheck:
     """Check the DRUP ``proof`` of ``clauses`` with both checkers, before ``deadline``.
 
     Returns a :class:`DoubleCheck` with each checker's verdict (dratify's first); it is valid
     only when both accepted. A malformed proof line raises ValueError.
     """
-    if sum(not line.startswith("d") for line in proof) < PARALLEL_FROM_LEMMAS or _cpus() < 2:
+    if sum(not line.startswith("d") for line in proof) < PARALLEL_FROM_LEMMAS or usable_cores() < 2:
         theirs = check_with_dratify(clauses, proof, deadline)
         ours, lemmas = check_with_exactgrid(clauses, proof, deadline)
         return DoubleCheck((theirs, ours), lemmas)

@@ -392,9 +392,8 @@ def _board_name(board: Board) -> str:
 
 def _describe(board: Board, path_rule: PathRule) -> str:
     """``3x3, king moves, simple paths``."""
-    moves = "custom adjacency" if board.is_custom else f"{board.moves} moves"
     rule = "simple paths" if path_rule == "simple" else "walks"
-    return f"{board.shape_name}, {moves}, {rule}"
+    return f"{board.shape_name}, {board.moves_text}, {rule}"
 
 
 def _lengths(low: int, high: int | None) -> str:

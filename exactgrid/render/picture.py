@@ -192,10 +192,8 @@ def needed_counts(result: Score) -> tuple[int, ...]:
 def caption_of(result: Score) -> str:
     """One line: the letters (the first 45 and ``...`` past 48) and the rules
     (``THOAINESL  3x3, king moves, walks, budget 1``)."""
-    board = result.grid.board
-    moves = "custom adjacency" if board.is_custom else f"{board.moves} moves"
     letters = result.grid.letters if len(result.grid.letters) <= 48 else result.grid.letters[:45] + "..."
-    return f"{letters}  {board.shape_name}, {moves}, {result.path_rule}s, budget {result.budget}"
+    return f"{letters}  {result.rules}"
 
 
 def is_us_states(words: WordList | None) -> bool:

@@ -34,9 +34,8 @@ def grid_block(grid: Grid) -> str:
 
 
 def marked_spelling(match: Match) -> str:
-    """The spelled form with altered letters in lower case: ``CALIlORNIA``."""
-    altered = set(match.altered)
-    return "".join(c.lower() if i in altered else c for i, c in enumerate(match.spelled))
+    """The spelled form with altered letters in lower case: ``CALIlORNIA`` (:attr:`Match.marked`)."""
+    return match.marked
 
 
 def alterations(match: Match) -> list[tuple[int, str, str]]:
@@ -98,9 +97,7 @@ def _labels(result: Score) -> tuple[str, str]:
 
 def score_text(result: Score) -> str:
     """The grid block, the total and count, and the words table, as printed by ``exactgrid score``."""
-    board = result.grid.board
-    moves = "custom adjacency" if board.is_custom else f"{board.moves} moves"
-    rule = f"{board.shape_name}, {moves}, {result.path_rule}s, budget {result.budget}"
+    rule = result.rules
     return "\n".join(
         [
             grid_block(result.grid),
