@@ -29,6 +29,7 @@ from .inputs import InputError
 from .notebook import answer_html, coloured, table
 from .question import Question
 from .render.text import checklist_dict, checklist_table, item_evidence, score_dict, score_text
+from .stopping import interruption_behind
 from .words import WordList
 
 if TYPE_CHECKING:
@@ -166,7 +167,9 @@ def fit(question: Question, backend: str | Backend | None = None, time_limit: fl
             from .solving.fitting import search_for_fit
 
             first = (lambda q, seconds: search_for_fit(q, seconds, seed=seed), local_search)
-    except KeyboardInterrupt as exc:
+    except (KeyboardInterrupt, RuntimeError) as caught:
+        if (exc := interruption_behind(caught)) is None:
+            raise
         return _interrupted_fit(question, backend, started, exc)
     return decide(question, backend, time_limit, seed, encoding=encoding, explain=explain, counting=counting,
                   certify=certify, write=write, on_progress=on_progress, first=first)

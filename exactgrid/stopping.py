@@ -52,6 +52,22 @@ def interruption(exc: KeyboardInterrupt) -> str:
     return exc.args[0] if isinstance(exc, Terminated) else "Ctrl-C"
 
 
+def interruption_behind(exc: BaseException) -> KeyboardInterrupt | None:
+    """The Ctrl-C or stop signal behind ``exc``, or None when none is.
+
+    A KeyboardInterrupt that arrives while Python is making a class -- in a ``__set_name__``,
+    say, while a module is imported lazily at the start of a job -- reaches the caller wrapped
+    in a RuntimeError whose ``__cause__`` is the interruption; this follows that chain."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        if isinstance(current, KeyboardInterrupt):
+            return current
+        seen.add(id(current))
+        current = current.__cause__
+    return None
+
+
 def leave_signals_to_the_main_thread() -> None:
     """Call first thing in a helper thread: block Ctrl-C and the stop signals there, so that the
     kernel delivers them to the main thread, where Python handles them. A blocking system call

@@ -210,3 +210,38 @@ def test_children_take_ctrl_c_even_when_the_suite_was_started_ignoring_it():
         signal.signal(signal.SIGINT, previous)
     assert plain == "False\n"
     assert helped == "True\n"
+
+
+def test_an_interruption_while_a_class_is_made_is_still_an_interruption():
+    """Ctrl-C inside ``__set_name__`` (a lazy import at a job's start: seen in CI) reaches the
+    caller as a RuntimeError caused by the KeyboardInterrupt; it still means "stopped"."""
+    from exactgrid.stopping import Terminated, interruption_behind
+
+    class Interrupts:
+        def __set_name__(self, owner, name):
+            raise KeyboardInterrupt
+
+    with pytest.raises(RuntimeError) as caught:
+        type("Made", (), {"field": Interrupts()})
+    assert isinstance(interruption_behind(caught.value), KeyboardInterrupt)
+    assert interruption_behind(RuntimeError("a real bug")) is None
+    stop_signal = Terminated(signal.SIGTERM)
+    assert interruption_behind(stop_signal) is stop_signal
+
+
+def test_the_cli_answers_an_interruption_wrapped_in_a_runtime_error_with_exit_3():
+    from click.testing import CliRunner
+
+    from exactgrid.cli.base import stopped_without_an_answer
+
+    def wrapped() -> None:
+        with stopped_without_an_answer(as_json=False):
+            raise RuntimeError("while making a class") from KeyboardInterrupt()
+
+    import click
+
+    command = click.command()(wrapped)
+    result = CliRunner().invoke(command, [])
+    assert result.exit_code == 3 and "stopped: interrupted (Ctrl-C) before an answer" in result.output
+    with pytest.raises(RuntimeError, match="a real bug"), stopped_without_an_answer(as_json=False):
+        raise RuntimeError("a real bug")

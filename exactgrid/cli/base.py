@@ -28,7 +28,7 @@ from ..finder import PATH_RULES
 from ..geometry import MOVE_RULES
 from ..grid import Grid, GridError, parse_grid
 from ..inputs import InputError, check_seconds, clamp_workers, read_text_file
-from ..stopping import interruption
+from ..stopping import interruption, interruption_behind
 from .progress import STARTED_KEY, STOPPED_EXIT, notice
 
 if TYPE_CHECKING:
@@ -107,7 +107,10 @@ def stopped_without_an_answer(as_json: bool) -> Iterator[None]:
     ``--json`` ``{"stopped": "interrupted (Ctrl-C)"}`` on stdout; exit status 3."""
     try:
         yield
-    except KeyboardInterrupt as exc:
+    except (KeyboardInterrupt, RuntimeError) as caught:
+        exc = interruption_behind(caught)
+        if exc is None:
+            raise
         if as_json:
             click.echo(json.dumps({"stopped": f"interrupted ({interruption(exc)})"}))
         else:

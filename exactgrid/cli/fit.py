@@ -137,7 +137,7 @@ def fit_command(ctx: click.Context, requirements: tuple[str, ...], instance: str
     can_draw(show)
     write = {"cnf": write_cnf, "wcnf": write_wcnf, "lp": write_lp, "mps": write_mps}
     solver = get_backend(backend)  # an unknown backend is bad input before any work
-    with Progress("fit", time_limit, progress, f"solving with {solver.name}") as shown:
+    with Progress("fit", time_limit, progress, "starting") as shown:  # the job says when it is solving
         answer = fit(spec, solver, time_left(time_limit), seed, local_search=local_search, explain=explain,
                      counting=counting, certify=certify, write={k: v for k, v in write.items() if v},
                      on_progress=shown.event)

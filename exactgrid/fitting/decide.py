@@ -26,7 +26,7 @@ from ..inputs import InputError, check_seconds
 from ..model import BoolModel
 from ..prove.cores import CoreRefutation, refute_by_cores
 from ..question import ASKS_NOTHING, Question, SpecError, Verdict
-from ..stopping import interruption
+from ..stopping import interruption, interruption_behind
 from ..wording import plural
 from .answer import FitAnswer, ModelSize, model_size, verified_answer
 from .session import explain as explain_conflict
@@ -111,7 +111,9 @@ def fit(question: Question, backend: str | Backend | None = None, time_limit: fl
     try:
         run.tell(f"solving with {solver.name}")
         answer = _decide(run, seed, explain, counting, write or {})
-    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM/SIGHUP (see exactgrid.stopping)
+    except (KeyboardInterrupt, RuntimeError) as caught:  # Ctrl-C, or SIGTERM/SIGHUP (see exactgrid.stopping)
+        if (exc := interruption_behind(caught)) is None:
+            raise
         answer = FitAnswer.interrupted(question, solver.name, exc, model_size=run.size())
     answer = replace(answer, seconds=time.monotonic() - started)
     if certify and answer.verdict == Verdict.DOES_NOT_FIT:
