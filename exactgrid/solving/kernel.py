@@ -87,7 +87,7 @@ def _dilate(mask, table, chunks, full):
     return out
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def check_word(w, starts, lengths, letters, lmask, table, chunks, full, budget, reach):
     """Whether word ``w`` is spelled in the grid whose letter masks are ``lmask``; the support
     (cells read with their own letter) of one witness walk with the fewest alterations; and
@@ -122,7 +122,7 @@ def check_word(w, starts, lengths, letters, lmask, table, chunks, full, budget, 
     return True, first, second, spare
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _witness(s, n, budget, letters, lmask, table, chunks, full, reach, avoid):
     """Backtrack one witness walk from the reach layers (fewest alterations; cells outside
     ``avoid`` preferred): its support, and the alterations it cannot spare (-1: no walk)."""
@@ -166,6 +166,13 @@ def _pick(cells, avoid):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _copy(source, target):
+    """``target[:] = source`` without a slice (a slice needs numba's runtime, off in the hot loop)."""
+    for i in range(source.shape[0]):
+        target[i] = source[i]
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _neighbours(cells, adjacency, n_words):
     out = np.int64(0)
     for w in range(n_words):
@@ -174,7 +181,7 @@ def _neighbours(cells, adjacency, n_words):
     return out
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _chain_gap(found_bits, sources, targets, adjacency, n_words):
     """How many more words a chain needs: the fewest unfound words on a path from a source to
     a target, each word adjacent to the next (0: the chain is there). Masks over word indices
@@ -195,7 +202,7 @@ def _chain_gap(found_bits, sources, targets, adjacency, n_words):
     return n_words + 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _chain_gaps(found_bits, chain_sources, chain_targets, chain_adjacency, n_words):
     """The summed gaps of every chain constraint (:func:`_chain_gap`)."""
     total = 0
@@ -239,14 +246,45 @@ def rescore(grid, lmask, found, support, counters, starts, lengths, letters, wei
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _set(cell, letter, grid, lmask):
+def _set(cell, letter, state, prob):
+    """Set ``cell`` to ``letter`` in a chain's grid, its letter masks and their spreads."""
+    grid, lmask, spread = state[0], state[1], state[6]
+    table, chunks, full = prob[7], prob[8], prob[9]
     bit = np.int64(1) << cell
-    lmask[grid[cell]] &= ~bit
+    old = grid[cell]
+    lmask[old] &= ~bit
     lmask[letter] |= bit
     grid[cell] = letter
+    spread[old] = _dilate(lmask[old], table, chunks, full)
+    spread[letter] = _dilate(lmask[letter], table, chunks, full)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
+def _fill_spread(lmask, spread, table, chunks, full):
+    """``spread[x]``: the cells one move from a cell holding letter ``x``."""
+    for x in range(26):
+        spread[x] = _dilate(lmask[x], table, chunks, full)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _pairs_allow(w, starts, lengths, letters, lmask, spread, budget):
+    """A necessary condition for word ``w`` to be spelled, far cheaper than :func:`check_word`:
+    each pair of consecutive letters ``xy`` is read by an x cell next to a y cell, but for pairs
+    touching an altered position. The fewest positions touching every failing pair (a greedy
+    cover, exact on a line) must fit in the budget."""
+    s = starts[w]
+    used = 0
+    altered = -1
+    for i in range(lengths[w] - 1):
+        if (spread[letters[s + i]] & lmask[letters[s + i + 1]]) == 0 and altered != i:
+            altered = i + 1
+            used += 1
+            if used > budget:
+                return False
+    return True
+
+
+@njit(cache=True, nogil=True, _nrt=False)
 def _may_gain(w, b, near, starts, lengths, letters, lmask, budget):
     """Whether setting the cell ``bit`` to letter ``b`` may complete word ``w``: a new walk reads
     the cell as ``b`` at some position, and its neighbours in the walk (other cells among
@@ -327,7 +365,7 @@ def _count_flip(ok, w, counters, weights, flags):
         counters[PRESENT] += sign
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _recheck(gains, letter, bit, state, epoch, undo, n_undo, prob, reach):
     """Recheck the words containing ``letter`` that a change at cell ``bit`` can flip: found
     words whose support holds the cell (``gains`` False), or unfound ones (``gains`` True).
@@ -335,7 +373,7 @@ def _recheck(gains, letter, bit, state, epoch, undo, n_undo, prob, reach):
     ``state`` is a chain's ``(grid, lmask, found, support, counters, stamp)``, ``prob`` the
     problem's ``(starts, lengths, letters, weights, flags, word_index, word_ptr, table, chunks,
     full, budget)``. Returns the new undo-log length and whether the found set changed."""
-    lmask, found, support, counters, stamp = state[1], state[2], state[3], state[4], state[5]
+    lmask, found, support, counters, stamp, spread = state[1], state[2], state[3], state[4], state[5], state[6]
     starts, lengths, letters, weights, flags, word_index, word_ptr, table, chunks, full, budget = prob
     changed = False
     near = _dilate(bit, table, chunks, full) if gains else np.int64(0)
@@ -347,7 +385,12 @@ def _recheck(gains, letter, bit, state, epoch, undo, n_undo, prob, reach):
         n_undo = _log(w, found, support, undo, n_undo)
         if not gains and _spare_survives(w, bit, found, support):
             continue
-        ok, s1, s2, spare = check_word(w, starts, lengths, letters, lmask, table, chunks, full, budget, reach)
+        if _pairs_allow(w, starts, lengths, letters, lmask, spread, budget):
+            ok, s1, s2, spare = check_word(w, starts, lengths, letters, lmask, table, chunks, full, budget, reach)
+        elif gains:
+            continue  # stays unfound: nothing changes
+        else:
+            ok, s1, s2, spare = False, np.int64(0), np.int64(0), 0
         if ok != (found[w] >= 0):
             changed = True
             _count_flip(ok, w, counters, weights, flags)
@@ -357,21 +400,20 @@ def _recheck(gains, letter, bit, state, epoch, undo, n_undo, prob, reach):
     return n_undo, changed
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _change(cell, b, state, epoch, undo, n_undo, prob, reach):
     """Set ``cell`` to letter ``b``, rechecking the words that can change; log what changed.
 
     Returns the new undo-log length and whether the found set changed."""
-    grid, lmask = state[0], state[1]
-    a = grid[cell]
-    _set(cell, b, grid, lmask)
+    a = state[0][cell]
+    _set(cell, b, state, prob)
     bit = np.int64(1) << cell
     n_undo, lost = _recheck(False, a, bit, state, epoch, undo, n_undo, prob, reach)
     n_undo, won = _recheck(True, b, bit, state, epoch, undo, n_undo, prob, reach)
     return n_undo, lost or won
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _best_gain(letter, found, counters, weights, flags, word_index, word_ptr, n_chains, min_count,
                min_score, penalty):
     """An upper bound of the penalised value after the unfound words containing ``letter``
@@ -405,7 +447,7 @@ def _undo(n_undo, undo, found, support):
         support[w, 1] = undo_support[u, 1]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _found_bits(found):
     bits = np.int64(0)
     for w in range(min(64, found.shape[0])):
@@ -452,34 +494,37 @@ def anneal(grids, lmasks, founds, supports, counters, stamps, best_grid, best_va
     elite = (best_grid, best_value, feasible_grid, feasible_value)
     moves = (free, swap_share, kick, letter_cdf)
     schedule = (sweep, t_hot, t_cold / t_hot)
-    reach, undo = _scratch(lengths, budget)
+    reach, undo, saved = _scratch(lengths, budget)
+    spread = np.zeros(26, dtype=np.int64)
     scored = 0
     for k in range(grids.shape[0]):
-        state = (grids[k], lmasks[k], founds[k], supports[k], counters[k], stamps[k])
-        scored += _anneal_chain(state, steps, schedule, moves, prob, chains, goal, elite, reach, undo)
+        state = (grids[k], lmasks[k], founds[k], supports[k], counters[k], stamps[k], spread)
+        scored += _anneal_chain(state, steps, schedule, moves, prob, chains, goal, elite, reach, undo,
+                                saved)
     return scored
 
 
 @njit(cache=True, nogil=True)
 def _scratch(lengths, budget):
-    """Scratch arrays: the reach layers of a recheck, and the undo log (four entries a word)."""
+    """Scratch arrays: the reach layers of a recheck, the undo log (four entries a word), and
+    the counters saved before a proposal."""
     n_words = lengths.shape[0]
     longest = 1
     for w in range(n_words):
         longest = max(longest, lengths[w])
     size = 4 * n_words + 4
     undo = (np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.int64), np.zeros((size, 2), dtype=np.int64))
-    return np.zeros((longest, budget + 1), dtype=np.int64), undo
+    return np.zeros((longest, budget + 1), dtype=np.int64), undo, np.zeros(N_COUNTERS, dtype=np.int64)
 
 
-@njit(cache=True, nogil=True)
-def _anneal_chain(state, steps, schedule, moves, prob, chains, goal, elite, reach, undo):
+@njit(cache=True, nogil=True, _nrt=False)
+def _anneal_chain(state, steps, schedule, moves, prob, chains, goal, elite, reach, undo, saved):
     """``steps`` proposals on one chain (``state``: its grid, letter masks, found words,
     supports, counters and stamps; the rest as :func:`anneal` packs it); proposals scored."""
-    grid, lmask, found, support, ctr, stamp = state
+    grid, lmask, found, support, ctr, stamp, spread = state
     sweep, t_hot, ratio = schedule
+    _fill_spread(lmask, spread, prob[7], prob[8], prob[9])
     n_words = prob[3].shape[0]
-    saved = np.zeros(N_COUNTERS, dtype=np.int64)
     epoch = stamp[n_words]  # the last slot keeps the chain's epoch counter
     value = objective(ctr, goal[0], goal[1], goal[2], goal[3])[0]
     scored = 0
@@ -490,7 +535,7 @@ def _anneal_chain(state, steps, schedule, moves, prob, chains, goal, elite, reac
         t = ctr[STEP]
         temperature = t_hot * ratio ** (t / sweep)
         ctr[STEP] = t + 1
-        saved[:] = ctr
+        _copy(ctr, saved)
         c1, c2 = _draw_cells(grid, moves[0], moves[1])
         old1, old2 = grid[c1], grid[c2] if c2 >= 0 else 0
         rejected = False
@@ -516,26 +561,27 @@ def _anneal_chain(state, steps, schedule, moves, prob, chains, goal, elite, reac
                 continue
         _undo(n_undo, undo, found, support)
         if c2 >= 0:
-            _set(c2, old2, grid, lmask)
-        _set(c1, old1, grid, lmask)
-        ctr[:] = saved
+            _set(c2, old2, state, prob)
+        _set(c1, old1, state, prob)
+        _copy(saved, ctr)
     stamp[n_words] = epoch
     return scored
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _restart(state, moves, prob, chains, goal, best_grid, reach):
     """Restart a chain from ``best_grid`` with ``kick`` random letters on free cells, rescored;
     its penalised value."""
     grid, lmask, found, support, ctr = state[0], state[1], state[2], state[3], state[4]
     free, kick, letter_cdf = moves[0], moves[2], moves[3]
     starts, lengths, letters, weights, flags, _, _, table, chunks, full, budget = prob
-    grid[:] = best_grid
+    _copy(best_grid, grid)
     for _k in range(kick):
         cell = free[np.random.randint(free.shape[0])]
         grid[cell] = np.searchsorted(letter_cdf, np.random.random(), side="right")
     rescore(grid, lmask, found, support, ctr, starts, lengths, letters, weights, flags, table, chunks, full,
             budget, reach, chains[0], chains[1], chains[2])
+    _fill_spread(lmask, state[6], table, chunks, full)
     ctr[STEP] = 0
     return objective(ctr, goal[0], goal[1], goal[2], goal[3])[0]
 
@@ -554,16 +600,16 @@ def _draw_cells(grid, free, swap_share):
     return c1, c2
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _change_letter(cell, b, value, temperature, state, epoch, undo, prob, goal, reach):
     """Set ``cell`` to letter ``b``: recheck the losses, draw the Metropolis threshold, and
     recheck the gains only if gaining every candidate word could reach it.
 
     Returns the undo-log length, whether the found set changed, the threshold, and whether the
     proposal is already rejected."""
-    grid, lmask, found, ctr = state[0], state[1], state[2], state[4]
-    old = grid[cell]
-    _set(cell, b, grid, lmask)
+    found, ctr = state[2], state[4]
+    old = state[0][cell]
+    _set(cell, b, state, prob)
     bit = np.int64(1) << cell
     n_undo, changed = _recheck(False, old, bit, state, epoch, undo, 0, prob, reach)
     # Metropolis with the threshold drawn first: when even gaining every candidate word cannot
@@ -591,7 +637,7 @@ def _remember(value, ok, grid, ctr, elite):
     best_grid, best_value, feasible_grid, feasible_value = elite
     if value > best_value[0]:
         best_value[0] = value
-        best_grid[:] = grid
+        _copy(grid, best_grid)
     if ok and ctr[SCORE] > feasible_value[0]:
         feasible_value[0] = ctr[SCORE]
-        feasible_grid[:] = grid
+        _copy(grid, feasible_grid)
