@@ -305,15 +305,6 @@ def _may_gain(w, b, near, starts, lengths, letters, lmask, budget):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _affected(gains, w, letter, bit, near, found, support, lmask, prob):
-    """Whether a change at cell ``bit`` (to ``letter`` when ``gains``) can flip word ``w``: a found
-    word whose support holds the cell can be lost, an unfound one containing the letter gained."""
-    if gains:
-        return found[w] < 0 and _may_gain(w, letter, near, prob[0], prob[1], prob[2], lmask, prob[10])
-    return found[w] >= 0 and ((support[w, 0] | support[w, 1]) & bit) != 0
-
-
-@njit(cache=True, nogil=True, inline="always")
 def _log(w, found, support, undo, n_undo):
     """Log word ``w``'s state in the undo log (``undo_w, undo_found, undo_support``); the new length."""
     undo_w, undo_found, undo_support = undo
@@ -366,70 +357,109 @@ def _count_flip(ok, w, counters, weights, flags):
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _recheck(gains, letter, bit, state, epoch, undo, n_undo, prob, reach):
-    """Recheck the words containing ``letter`` that a change at cell ``bit`` can flip: found
-    words whose support holds the cell (``gains`` False), or unfound ones (``gains`` True).
+def _losses(letter, bit, state, epoch, undo, n_undo, pending, n_pending, prob):
+    """The found words that a change of cell ``bit`` from ``letter`` can lose (their support
+    holds the cell): each is kept by a spare alteration, lost by the pair test
+    (:func:`_pairs_allow`), or left in ``pending`` for a full recheck (:func:`_recheck_pending`).
 
-    ``state`` is a chain's ``(grid, lmask, found, support, counters, stamp)``, ``prob`` the
-    problem's ``(starts, lengths, letters, weights, flags, word_index, word_ptr, table, chunks,
-    full, budget)``. Returns the new undo-log length and whether the found set changed."""
+    ``state`` is a chain's ``(grid, lmask, found, support, counters, stamp, spread)``, ``prob``
+    the problem's ``(starts, lengths, letters, weights, flags, word_index, word_ptr, table,
+    chunks, full, budget)``. Returns the undo-log length, whether a word was lost, and the
+    number of pending words."""
     lmask, found, support, counters, stamp, spread = state[1], state[2], state[3], state[4], state[5], state[6]
-    starts, lengths, letters, weights, flags, word_index, word_ptr, table, chunks, full, budget = prob
+    starts, lengths, letters, weights, flags, word_index, word_ptr = prob[:7]
+    budget = prob[10]
     changed = False
-    near = _dilate(bit, table, chunks, full) if gains else np.int64(0)
     for q in range(word_ptr[letter], word_ptr[letter + 1]):
         w = word_index[q]
-        if stamp[w] == epoch or not _affected(gains, w, letter, bit, near, found, support, lmask, prob):
+        if stamp[w] == epoch or found[w] < 0 or ((support[w, 0] | support[w, 1]) & bit) == 0:
             continue
         stamp[w] = epoch
         n_undo = _log(w, found, support, undo, n_undo)
-        if not gains and _spare_survives(w, bit, found, support):
+        if _spare_survives(w, bit, found, support):
+            stamp[w] = epoch - 1  # not rechecked: a swap's other cell must still be looked at
             continue
         if _pairs_allow(w, starts, lengths, letters, lmask, spread, budget):
-            ok, s1, s2, spare = check_word(w, starts, lengths, letters, lmask, table, chunks, full, budget, reach)
-        elif gains:
-            continue  # stays unfound: nothing changes
-        else:
-            ok, s1, s2, spare = False, np.int64(0), np.int64(0), 0
-        if ok != (found[w] >= 0):
+            pending[n_pending] = w
+            n_pending += 1
+            continue
+        changed = True
+        _count_flip(False, w, counters, weights, flags)
+        found[w] = -1
+        support[w, 0] = 0
+        support[w, 1] = 0
+    return n_undo, changed, n_pending
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _recheck_pending(pending, n_pending, state, prob, reach):
+    """Recheck the words :func:`_losses` left pending (found before the change, already
+    logged); whether one was lost."""
+    lmask, found, support, counters = state[1], state[2], state[3], state[4]
+    starts, lengths, letters, weights, flags, _, _, table, chunks, full, budget = prob
+    changed = False
+    for k in range(n_pending):
+        w = pending[k]
+        ok, s1, s2, spare = check_word(w, starts, lengths, letters, lmask, table, chunks, full, budget, reach)
+        if not ok:
             changed = True
-            _count_flip(ok, w, counters, weights, flags)
+            _count_flip(False, w, counters, weights, flags)
         found[w] = spare if ok else -1
+        support[w, 0] = s1
+        support[w, 1] = s2
+    return changed
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _gains(letter, bit, state, epoch, undo, n_undo, prob, reach):
+    """Recheck the unfound words containing ``letter`` that setting the cell ``bit`` to it may
+    complete (:func:`_pairs_allow`, the more selective, then :func:`_may_gain`). Returns the undo-log length and
+    whether a word was gained."""
+    lmask, found, support, counters, stamp, spread = state[1], state[2], state[3], state[4], state[5], state[6]
+    starts, lengths, letters, weights, flags, word_index, word_ptr, table, chunks, full, budget = prob
+    changed = False
+    near = _dilate(bit, table, chunks, full)
+    for q in range(word_ptr[letter], word_ptr[letter + 1]):
+        w = word_index[q]
+        if (stamp[w] == epoch or found[w] >= 0
+                or not _pairs_allow(w, starts, lengths, letters, lmask, spread, budget)
+                or not _may_gain(w, letter, near, starts, lengths, letters, lmask, budget)):
+            continue
+        stamp[w] = epoch
+        ok, s1, s2, spare = check_word(w, starts, lengths, letters, lmask, table, chunks, full, budget, reach)
+        if not ok:
+            continue  # stays unfound: nothing changes
+        n_undo = _log(w, found, support, undo, n_undo)
+        changed = True
+        _count_flip(True, w, counters, weights, flags)
+        found[w] = spare
         support[w, 0] = s1
         support[w, 1] = s2
     return n_undo, changed
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _change(cell, b, state, epoch, undo, n_undo, prob, reach):
-    """Set ``cell`` to letter ``b``, rechecking the words that can change; log what changed.
-
-    Returns the new undo-log length and whether the found set changed."""
-    a = state[0][cell]
-    _set(cell, b, state, prob)
-    bit = np.int64(1) << cell
-    n_undo, lost = _recheck(False, a, bit, state, epoch, undo, n_undo, prob, reach)
-    n_undo, won = _recheck(True, b, bit, state, epoch, undo, n_undo, prob, reach)
-    return n_undo, lost or won
-
-
-@njit(cache=True, nogil=True, _nrt=False)
-def _best_gain(letter, found, counters, weights, flags, word_index, word_ptr, n_chains, min_count,
+def _best_gain(letter, other, freed, found, counters, weights, flags, word_index, word_ptr, min_count,
                min_score, penalty):
-    """An upper bound of the penalised value after the unfound words containing ``letter``
-    are gained (all of them, every chain then holding), from the counters as they stand."""
+    """An upper bound of the penalised value after the unfound words containing ``letter`` or
+    ``other`` (-1: none) are gained (all of them, every chain then holding) and ``freed``
+    forbidden words lost, from the counters as they stand. A word holding both letters counts
+    twice: the bound only grows."""
     score = counters[SCORE]
     count = counters[FOUND]
     missing = counters[MISSING]
-    for q in range(word_ptr[letter], word_ptr[letter + 1]):
-        w = word_index[q]
-        if found[w] >= 0 or flags[w] & FORBIDDEN:
+    for x in (letter, other):
+        if x < 0:
             continue
-        score += weights[w]
-        count += 1
-        if flags[w] & REQUIRED:
-            missing -= 1
-    violations = missing + counters[PRESENT]
+        for q in range(word_ptr[x], word_ptr[x + 1]):
+            w = word_index[q]
+            if found[w] >= 0 or flags[w] & FORBIDDEN:
+                continue
+            score += weights[w]
+            count += 1
+            if flags[w] & REQUIRED:
+                missing -= 1
+    violations = missing + counters[PRESENT] - freed
     if count < min_count:
         violations += min_count - count
     short = min_score - score if score < min_score else 0
@@ -494,31 +524,32 @@ def anneal(grids, lmasks, founds, supports, counters, stamps, best_grid, best_va
     elite = (best_grid, best_value, feasible_grid, feasible_value)
     moves = (free, swap_share, kick, letter_cdf)
     schedule = (sweep, t_hot, t_cold / t_hot)
-    reach, undo, saved = _scratch(lengths, budget)
+    reach, undo, saved, pending = _scratch(lengths, budget)
     spread = np.zeros(26, dtype=np.int64)
     scored = 0
     for k in range(grids.shape[0]):
         state = (grids[k], lmasks[k], founds[k], supports[k], counters[k], stamps[k], spread)
         scored += _anneal_chain(state, steps, schedule, moves, prob, chains, goal, elite, reach, undo,
-                                saved)
+                                saved, pending)
     return scored
 
 
 @njit(cache=True, nogil=True)
 def _scratch(lengths, budget):
-    """Scratch arrays: the reach layers of a recheck, the undo log (four entries a word), and
-    the counters saved before a proposal."""
+    """Scratch arrays: the reach layers of a recheck, the undo log (four entries a word), the
+    counters saved before a proposal, and the words left for a full recheck."""
     n_words = lengths.shape[0]
     longest = 1
     for w in range(n_words):
         longest = max(longest, lengths[w])
     size = 4 * n_words + 4
     undo = (np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.int64), np.zeros((size, 2), dtype=np.int64))
-    return np.zeros((longest, budget + 1), dtype=np.int64), undo, np.zeros(N_COUNTERS, dtype=np.int64)
+    saved = np.zeros(N_COUNTERS, dtype=np.int64)
+    return np.zeros((longest, budget + 1), dtype=np.int64), undo, saved, np.zeros(n_words + 1, dtype=np.int64)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _anneal_chain(state, steps, schedule, moves, prob, chains, goal, elite, reach, undo, saved):
+def _anneal_chain(state, steps, schedule, moves, prob, chains, goal, elite, reach, undo, saved, pending):
     """``steps`` proposals on one chain (``state``: its grid, letter masks, found words,
     supports, counters and stamps; the rest as :func:`anneal` packs it); proposals scored."""
     grid, lmask, found, support, ctr, stamp, spread = state
@@ -527,31 +558,29 @@ def _anneal_chain(state, steps, schedule, moves, prob, chains, goal, elite, reac
     n_words = prob[3].shape[0]
     epoch = stamp[n_words]  # the last slot keeps the chain's epoch counter
     value = objective(ctr, goal[0], goal[1], goal[2], goal[3])[0]
+    cooling = ratio ** (1.0 / sweep)  # per proposal: no power in the loop
+    next_temperature = t_hot * ratio ** (ctr[STEP] / sweep)
     scored = 0
     for _ in range(steps):
         if ctr[STEP] >= sweep:  # restart from the elite with a kick
             value = _restart(state, moves, prob, chains, goal, elite[0], reach)
+            next_temperature = t_hot
             scored += 1
-        t = ctr[STEP]
-        temperature = t_hot * ratio ** (t / sweep)
-        ctr[STEP] = t + 1
+        temperature = next_temperature
+        next_temperature *= cooling
+        ctr[STEP] += 1
         _copy(ctr, saved)
         c1, c2 = _draw_cells(grid, moves[0], moves[1])
         old1, old2 = grid[c1], grid[c2] if c2 >= 0 else 0
-        rejected = False
         if c2 >= 0:
-            n_undo, changed = _change(c1, old2, state, epoch + 1, undo, 0, prob, reach)
-            n_undo, won = _change(c2, old1, state, epoch + 2, undo, n_undo, prob, reach)
-            epoch += 2
-            changed |= won
-            threshold = value + temperature * np.log(1.0 - np.random.random())
+            b = old2
         else:
             b = np.searchsorted(moves[3], np.random.random(), side="right")
             if b == old1:
                 continue
-            epoch += 1
-            n_undo, changed, threshold, rejected = _change_letter(c1, b, value, temperature, state, epoch, undo,
-                                                                  prob, goal, reach)
+        epoch += 1
+        n_undo, changed, threshold, rejected = _propose(c1, b, c2, value, temperature, state, epoch, undo, pending,
+                                                        prob, goal, reach)
         scored += 1
         if not rejected:
             new_value, new_ok = _settle(changed, found, ctr, chains, goal)
@@ -601,25 +630,53 @@ def _draw_cells(grid, free, swap_share):
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _change_letter(cell, b, value, temperature, state, epoch, undo, prob, goal, reach):
-    """Set ``cell`` to letter ``b``: recheck the losses, draw the Metropolis threshold, and
-    recheck the gains only if gaining every candidate word could reach it.
+def _propose(c1, b, c2, value, temperature, state, epoch, undo, pending, prob, goal, reach):
+    """Set cell ``c1`` to letter ``b`` or, when ``c2 >= 0``, swap the letters of ``c1`` and
+    ``c2`` (``b`` is then ``c2``'s letter), and score the result as far as the Metropolis
+    test needs. Every cell is set first, so each recheck reads the final grid; then:
+
+    1. the losses (:func:`_losses`): words kept by a spare alteration or lost by the pair test
+       cost nothing more; the rest are pending;
+    2. the threshold is drawn, and the proposal rejected when even keeping every pending word
+       and gaining every candidate (:func:`_best_gain`) cannot reach it;
+    3. the pending words are rechecked, and the bound tested again with the losses exact;
+    4. the gains (:func:`_gains`).
 
     Returns the undo-log length, whether the found set changed, the threshold, and whether the
     proposal is already rejected."""
-    found, ctr = state[2], state[4]
-    old = state[0][cell]
-    _set(cell, b, state, prob)
-    bit = np.int64(1) << cell
-    n_undo, changed = _recheck(False, old, bit, state, epoch, undo, 0, prob, reach)
-    # Metropolis with the threshold drawn first: when even gaining every candidate word cannot
-    # reach it, reject without rechecking the gains.
+    grid, found, ctr = state[0], state[2], state[4]
+    flags = prob[4]
+    a = grid[c1]
+    _set(c1, b, state, prob)
+    if c2 >= 0:
+        _set(c2, a, state, prob)
+    bit1 = np.int64(1) << c1
+    n_undo, changed, n_pending = _losses(a, bit1, state, epoch, undo, 0, pending, 0, prob)
+    other = -1
+    if c2 >= 0:
+        other = a
+        n_undo, lost, n_pending = _losses(b, np.int64(1) << c2, state, epoch, undo, n_undo, pending, n_pending,
+                                          prob)
+        changed |= lost
     threshold = value + temperature * np.log(1.0 - np.random.random())
-    if _best_gain(b, found, ctr, prob[3], prob[4], prob[5], prob[6], goal[0], goal[1], goal[2],
+    freed = 0  # pending forbidden words: the bound assumes them lost
+    for k in range(n_pending):
+        if flags[pending[k]] & FORBIDDEN:
+            freed += 1
+    if _best_gain(b, other, freed, found, ctr, prob[3], flags, prob[5], prob[6], goal[1], goal[2],
                   goal[3]) < threshold:
         return n_undo, changed, threshold, True
-    n_undo, won = _recheck(True, b, bit, state, epoch, undo, n_undo, prob, reach)
-    return n_undo, changed or won, threshold, False
+    if n_pending > 0:
+        changed |= _recheck_pending(pending, n_pending, state, prob, reach)
+        if _best_gain(b, other, 0, found, ctr, prob[3], flags, prob[5], prob[6], goal[1], goal[2],
+                      goal[3]) < threshold:
+            return n_undo, changed, threshold, True
+    n_undo, won = _gains(b, bit1, state, epoch, undo, n_undo, prob, reach)
+    changed |= won
+    if c2 >= 0:
+        n_undo, won = _gains(a, np.int64(1) << c2, state, epoch, undo, n_undo, prob, reach)
+        changed |= won
+    return n_undo, changed, threshold, False
 
 
 @njit(cache=True, nogil=True, inline="always")
