@@ -166,6 +166,24 @@ def _pick(cells, avoid):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _uniform(rng):
+    """A float in [0, 1) from the chain's xorshift64* stream ``rng[0]`` (advanced): cheaper
+    than numpy's generator, whose thread-local state costs a lookup per draw."""
+    x = rng[0]
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    rng[0] = x
+    return np.float64((x * np.uint64(0x2545F4914F6CDD1D)) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _below(n, rng):
+    """An integer in [0, n) from the chain's stream (:func:`_uniform`)."""
+    return min(int(_uniform(rng) * n), n - 1)
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _copy(source, target):
     """``target[:] = source`` without a slice (a slice needs numba's runtime, off in the hot loop)."""
     for i in range(source.shape[0]):
@@ -372,7 +390,7 @@ def _losses(letter, bit, state, epoch, undo, n_undo, pending, n_pending, prob):
     changed = False
     for q in range(word_ptr[letter], word_ptr[letter + 1]):
         w = word_index[q]
-        if stamp[w] == epoch or found[w] < 0 or ((support[w, 0] | support[w, 1]) & bit) == 0:
+        if ((support[w, 0] | support[w, 1]) & bit) == 0 or found[w] < 0 or stamp[w] == epoch:
             continue
         stamp[w] = epoch
         n_undo = _log(w, found, support, undo, n_undo)
@@ -525,12 +543,13 @@ def anneal(grids, lmasks, founds, supports, counters, stamps, best_grid, best_va
     moves = (free, swap_share, kick, letter_cdf)
     schedule = (sweep, t_hot, t_cold / t_hot)
     reach, undo, saved, pending = _scratch(lengths, budget)
+    rng = np.zeros(1, dtype=np.uint64)
     spread = np.zeros(26, dtype=np.int64)
     scored = 0
     for k in range(grids.shape[0]):
         state = (grids[k], lmasks[k], founds[k], supports[k], counters[k], stamps[k], spread)
         scored += _anneal_chain(state, steps, schedule, moves, prob, chains, goal, elite, reach, undo,
-                                saved, pending)
+                                saved, pending, rng)
     return scored
 
 
@@ -549,12 +568,13 @@ def _scratch(lengths, budget):
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _anneal_chain(state, steps, schedule, moves, prob, chains, goal, elite, reach, undo, saved, pending):
+def _anneal_chain(state, steps, schedule, moves, prob, chains, goal, elite, reach, undo, saved, pending, rng):
     """``steps`` proposals on one chain (``state``: its grid, letter masks, found words,
     supports, counters and stamps; the rest as :func:`anneal` packs it); proposals scored."""
     grid, lmask, found, support, ctr, stamp, spread = state
     sweep, t_hot, ratio = schedule
     _fill_spread(lmask, spread, prob[7], prob[8], prob[9])
+    rng[0] = np.uint64(np.random.randint(1, 2**62))  # this call's stream, drawn from the thread's seed
     n_words = prob[3].shape[0]
     epoch = stamp[n_words]  # the last slot keeps the chain's epoch counter
     value = objective(ctr, goal[0], goal[1], goal[2], goal[3])[0]
@@ -563,24 +583,24 @@ def _anneal_chain(state, steps, schedule, moves, prob, chains, goal, elite, reac
     scored = 0
     for _ in range(steps):
         if ctr[STEP] >= sweep:  # restart from the elite with a kick
-            value = _restart(state, moves, prob, chains, goal, elite[0], reach)
+            value = _restart(state, moves, prob, chains, goal, elite[0], reach, rng)
             next_temperature = t_hot
             scored += 1
         temperature = next_temperature
         next_temperature *= cooling
         ctr[STEP] += 1
         _copy(ctr, saved)
-        c1, c2 = _draw_cells(grid, moves[0], moves[1])
+        c1, c2 = _draw_cells(grid, moves[0], moves[1], rng)
         old1, old2 = grid[c1], grid[c2] if c2 >= 0 else 0
         if c2 >= 0:
             b = old2
         else:
-            b = np.searchsorted(moves[3], np.random.random(), side="right")
+            b = np.searchsorted(moves[3], _uniform(rng), side="right")
             if b == old1:
                 continue
         epoch += 1
         n_undo, changed, threshold, rejected = _propose(c1, b, c2, value, temperature, state, epoch, undo, pending,
-                                                        prob, goal, reach)
+                                                        prob, goal, reach, rng)
         scored += 1
         if not rejected:
             new_value, new_ok = _settle(changed, found, ctr, chains, goal)
@@ -598,7 +618,7 @@ def _anneal_chain(state, steps, schedule, moves, prob, chains, goal, elite, reac
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _restart(state, moves, prob, chains, goal, best_grid, reach):
+def _restart(state, moves, prob, chains, goal, best_grid, reach, rng):
     """Restart a chain from ``best_grid`` with ``kick`` random letters on free cells, rescored;
     its penalised value."""
     grid, lmask, found, support, ctr = state[0], state[1], state[2], state[3], state[4]
@@ -606,8 +626,8 @@ def _restart(state, moves, prob, chains, goal, best_grid, reach):
     starts, lengths, letters, weights, flags, _, _, table, chunks, full, budget = prob
     _copy(best_grid, grid)
     for _k in range(kick):
-        cell = free[np.random.randint(free.shape[0])]
-        grid[cell] = np.searchsorted(letter_cdf, np.random.random(), side="right")
+        cell = free[_below(free.shape[0], rng)]
+        grid[cell] = np.searchsorted(letter_cdf, _uniform(rng), side="right")
     rescore(grid, lmask, found, support, ctr, starts, lengths, letters, weights, flags, table, chunks, full,
             budget, reach, chains[0], chains[1], chains[2])
     _fill_spread(lmask, state[6], table, chunks, full)
@@ -616,21 +636,21 @@ def _restart(state, moves, prob, chains, goal, best_grid, reach):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _draw_cells(grid, free, swap_share):
+def _draw_cells(grid, free, swap_share, rng):
     """A free cell to change, and with probability ``swap_share`` a second one holding another
     letter to swap it with (-1: none)."""
     n_free = free.shape[0]
-    c1 = free[np.random.randint(n_free)]
+    c1 = free[_below(n_free, rng)]
     c2 = -1
-    if n_free > 1 and np.random.random() < swap_share:
-        c2 = free[np.random.randint(n_free)]
+    if n_free > 1 and _uniform(rng) < swap_share:
+        c2 = free[_below(n_free, rng)]
         if grid[c2] == grid[c1]:
             c2 = -1
     return c1, c2
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _propose(c1, b, c2, value, temperature, state, epoch, undo, pending, prob, goal, reach):
+def _propose(c1, b, c2, value, temperature, state, epoch, undo, pending, prob, goal, reach, rng):
     """Set cell ``c1`` to letter ``b`` or, when ``c2 >= 0``, swap the letters of ``c1`` and
     ``c2`` (``b`` is then ``c2``'s letter), and score the result as far as the Metropolis
     test needs. Every cell is set first, so each recheck reads the final grid; then:
@@ -658,7 +678,7 @@ def _propose(c1, b, c2, value, temperature, state, epoch, undo, pending, prob, g
         n_undo, lost, n_pending = _losses(b, np.int64(1) << c2, state, epoch, undo, n_undo, pending, n_pending,
                                           prob)
         changed |= lost
-    threshold = value + temperature * np.log(1.0 - np.random.random())
+    threshold = value + temperature * np.log(1.0 - _uniform(rng))
     freed = 0  # pending forbidden words: the bound assumes them lost
     for k in range(n_pending):
         if flags[pending[k]] & FORBIDDEN:
