@@ -9,6 +9,12 @@ not matter). Changing cell ``c`` from letter ``a`` to ``b`` then rechecks only
 * found words whose support holds ``c`` (only they can be lost: their witness read ``a`` there);
 * unfound words containing ``b`` (only they can be gained: a new walk must read ``b`` at ``c``).
 
+Before a recheck, a letter-pair test (:func:`_pairs_allow`: every pair of consecutive letters
+held by adjacent cells, but for pairs next to an altered position) settles most of these words
+at the cost of a few mask operations: most candidate gains fail it, and so do most real losses.
+A proposal sets its cells first, then rechecks losses, draws the Metropolis threshold, and
+stops as soon as even the best case cannot reach it (:func:`_propose`).
+
 A recheck runs the finder's dynamic programme (``reach[j]``: cells where a walk spelling the
 prefix can end with at most ``j`` alterations) on 64-bit cell masks, and backtracks one
 witness to get the new support. Dilation ("cells one move away") is a table lookup per 8
