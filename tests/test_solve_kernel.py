@@ -115,3 +115,46 @@ def test_chain_gap_counts_the_words_a_chain_still_needs() -> None:
     assert gap(np.int64(0b0000), np.int64(0b0001), np.int64(0b1000), adjacency, 4) == 4
     assert gap(np.int64(0b1001), np.int64(0b0001), np.int64(0b1000), adjacency, 4) == 2
     assert gap(np.int64(0b1111), np.int64(0b0001), np.int64(0b1000), np.zeros(4, dtype=np.int64), 4) == 5
+
+
+@pytest.mark.parametrize("question", [CASES[0], CASES[1], CASES[2], CASES[3], CASES[4]])
+def test_the_pair_test_never_refutes_a_word_the_scorer_finds(question: Question) -> None:
+    # _pairs_allow is a shortcut past the full programme: a word it refutes must be absent
+    q = question
+    problem = SearchProblem.build(q)
+    scorer = Scorer(q.board, q.words, q.budget)
+    states = ChainStates.start(problem, problem.random_grids(40, np.random.default_rng(11)))
+    spread = np.zeros(26, dtype=np.int64)
+    refuted = 0
+    for k in range(len(states.grids)):
+        found = set(scorer.found_words(grid_text(states.grids[k])))
+        kernel._fill_spread(states.lmasks[k], spread, problem.table, problem.chunks, problem.full)
+        for w, word in enumerate(problem.words):
+            allowed = kernel._pairs_allow(w, problem.starts, problem.lengths, problem.letters, states.lmasks[k],
+                                          spread, problem.budget)
+            assert allowed or word not in found, (grid_text(states.grids[k]), word)
+            refuted += not allowed
+    assert refuted > 0  # the test refutes something on these grids
+
+
+@pytest.mark.parametrize("question", [CASES[0], CASES[2], CASES[5]])
+def test_swaps_and_changes_keep_the_incremental_state_equal_to_a_fresh_rescore(question: Question) -> None:
+    q = question
+    problem = SearchProblem.build(q)
+    states = ChainStates.start(problem, problem.random_grids(6, np.random.default_rng(5)))
+    best = states.grids[0].copy()
+    best_value = np.array([np.iinfo(np.int64).min], dtype=np.int64)
+    feasible = states.grids[0].copy()
+    feasible_value = np.array([-1], dtype=np.int64)
+    p = problem
+    for round_, (swap_share, hot) in enumerate([(0.9, 3_000_000.0), (0.5, 300_000.0), (0.9, 30_000.0)]):
+        kernel.seed_threads(round_)
+        kernel.anneal(states.grids, states.lmasks, states.founds, states.supports, states.counters, states.stamps,
+                      best, best_value, feasible, feasible_value, 1500, 700, hot, hot / 10, swap_share, 3,
+                      p.letter_cdf, p.fixed, p.starts, p.lengths, p.letters, p.weights, p.flags, p.word_index,
+                      p.word_ptr, p.table, p.chunks, p.full, p.budget, p.chain_sources, p.chain_targets,
+                      p.chain_adjacency, p.min_count, p.min_score, 1000)
+        fresh = ChainStates.start(problem, states.grids.copy())
+        assert ((states.founds >= 0) == (fresh.founds >= 0)).all()
+        assert (states.counters[:, :kernel.STEP] == fresh.counters[:, :kernel.STEP]).all()
+        _agree(problem, states)

@@ -9,6 +9,12 @@ not matter). Changing cell ``c`` from letter ``a`` to ``b`` then rechecks only
 * found words whose support holds ``c`` (only they can be lost: their witness read ``a`` there);
 * unfound words containing ``b`` (only they can be gained: a new walk must read ``b`` at ``c``).
 
+Before a recheck, a letter-pair test (:func:`_pairs_allow`: every pair of consecutive letters
+held by adjacent cells, but for pairs next to an altered position) settles most of these words
+at the cost of a few mask operations: most candidate gains fail it, and so do most real losses.
+A proposal sets its cells first, then rechecks losses, draws the Metropolis threshold, and
+stops as soon as even the best case cannot reach it (:func:`_propose`).
+
 A recheck runs the finder's dynamic programme (``reach[j]``: cells where a walk spelling the
 prefix can end with at most ``j`` alterations) on 64-bit cell masks, and backtracks one
 witness to get the new support. Dilation ("cells one move away") is a table lookup per 8
@@ -87,7 +93,7 @@ def _dilate(mask, table, chunks, full):
     return out
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def check_word(w, starts, lengths, letters, lmask, table, chunks, full, budget, reach):
     """Whether word ``w`` is spelled in the grid whose letter masks are ``lmask``; the support
     (cells read with their own letter) of one witness walk with the fewest alterations; and
@@ -122,7 +128,7 @@ def check_word(w, starts, lengths, letters, lmask, table, chunks, full, budget, 
     return True, first, second, spare
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _witness(s, n, budget, letters, lmask, table, chunks, full, reach, avoid):
     """Backtrack one witness walk from the reach layers (fewest alterations; cells outside
     ``avoid`` preferred): its support, and the alterations it cannot spare (-1: no walk)."""
@@ -166,6 +172,31 @@ def _pick(cells, avoid):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _uniform(rng):
+    """A float in [0, 1) from the chain's xorshift64* stream ``rng[0]`` (advanced): cheaper
+    than numpy's generator, whose thread-local state costs a lookup per draw."""
+    x = rng[0]
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    rng[0] = x
+    return np.float64((x * np.uint64(0x2545F4914F6CDD1D)) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _below(n, rng):
+    """An integer in [0, n) from the chain's stream (:func:`_uniform`)."""
+    return min(int(_uniform(rng) * n), n - 1)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _copy(source, target):
+    """``target[:] = source`` without a slice (a slice needs numba's runtime, off in the hot loop)."""
+    for i in range(source.shape[0]):
+        target[i] = source[i]
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _neighbours(cells, adjacency, n_words):
     out = np.int64(0)
     for w in range(n_words):
@@ -174,7 +205,7 @@ def _neighbours(cells, adjacency, n_words):
     return out
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _chain_gap(found_bits, sources, targets, adjacency, n_words):
     """How many more words a chain needs: the fewest unfound words on a path from a source to
     a target, each word adjacent to the next (0: the chain is there). Masks over word indices
@@ -195,7 +226,7 @@ def _chain_gap(found_bits, sources, targets, adjacency, n_words):
     return n_words + 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _chain_gaps(found_bits, chain_sources, chain_targets, chain_adjacency, n_words):
     """The summed gaps of every chain constraint (:func:`_chain_gap`)."""
     total = 0
@@ -239,14 +270,45 @@ def rescore(grid, lmask, found, support, counters, starts, lengths, letters, wei
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _set(cell, letter, grid, lmask):
+def _set(cell, letter, state, prob):
+    """Set ``cell`` to ``letter`` in a chain's grid, its letter masks and their spreads."""
+    grid, lmask, spread = state[0], state[1], state[6]
+    table, chunks, full = prob[7], prob[8], prob[9]
     bit = np.int64(1) << cell
-    lmask[grid[cell]] &= ~bit
+    old = grid[cell]
+    lmask[old] &= ~bit
     lmask[letter] |= bit
     grid[cell] = letter
+    spread[old] = _dilate(lmask[old], table, chunks, full)
+    spread[letter] = _dilate(lmask[letter], table, chunks, full)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
+def _fill_spread(lmask, spread, table, chunks, full):
+    """``spread[x]``: the cells one move from a cell holding letter ``x``."""
+    for x in range(26):
+        spread[x] = _dilate(lmask[x], table, chunks, full)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _pairs_allow(w, starts, lengths, letters, lmask, spread, budget):
+    """A necessary condition for word ``w`` to be spelled, far cheaper than :func:`check_word`:
+    each pair of consecutive letters ``xy`` is read by an x cell next to a y cell, but for pairs
+    touching an altered position. The fewest positions touching every failing pair (a greedy
+    cover, exact on a line) must fit in the budget."""
+    s = starts[w]
+    used = 0
+    altered = -1
+    for i in range(lengths[w] - 1):
+        if (spread[letters[s + i]] & lmask[letters[s + i + 1]]) == 0 and altered != i:
+            altered = i + 1
+            used += 1
+            if used > budget:
+                return False
+    return True
+
+
+@njit(cache=True, nogil=True, _nrt=False)
 def _may_gain(w, b, near, starts, lengths, letters, lmask, budget):
     """Whether setting the cell ``bit`` to letter ``b`` may complete word ``w``: a new walk reads
     the cell as ``b`` at some position, and its neighbours in the walk (other cells among
@@ -264,15 +326,6 @@ def _may_gain(w, b, near, starts, lengths, letters, lmask, budget):
         if misses <= budget:
             return True
     return False
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _affected(gains, w, letter, bit, near, found, support, lmask, prob):
-    """Whether a change at cell ``bit`` (to ``letter`` when ``gains``) can flip word ``w``: a found
-    word whose support holds the cell can be lost, an unfound one containing the letter gained."""
-    if gains:
-        return found[w] < 0 and _may_gain(w, letter, near, prob[0], prob[1], prob[2], lmask, prob[10])
-    return found[w] >= 0 and ((support[w, 0] | support[w, 1]) & bit) != 0
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -327,67 +380,110 @@ def _count_flip(ok, w, counters, weights, flags):
         counters[PRESENT] += sign
 
 
-@njit(cache=True, nogil=True)
-def _recheck(gains, letter, bit, state, epoch, undo, n_undo, prob, reach):
-    """Recheck the words containing ``letter`` that a change at cell ``bit`` can flip: found
-    words whose support holds the cell (``gains`` False), or unfound ones (``gains`` True).
+@njit(cache=True, nogil=True, _nrt=False)
+def _losses(letter, bit, state, epoch, undo, n_undo, pending, n_pending, prob):
+    """The found words that a change of cell ``bit`` from ``letter`` can lose (their support
+    holds the cell): each is kept by a spare alteration, lost by the pair test
+    (:func:`_pairs_allow`), or left in ``pending`` for a full recheck (:func:`_recheck_pending`).
 
-    ``state`` is a chain's ``(grid, lmask, found, support, counters, stamp)``, ``prob`` the
-    problem's ``(starts, lengths, letters, weights, flags, word_index, word_ptr, table, chunks,
-    full, budget)``. Returns the new undo-log length and whether the found set changed."""
-    lmask, found, support, counters, stamp = state[1], state[2], state[3], state[4], state[5]
-    starts, lengths, letters, weights, flags, word_index, word_ptr, table, chunks, full, budget = prob
+    ``state`` is a chain's ``(grid, lmask, found, support, counters, stamp, spread)``, ``prob``
+    the problem's ``(starts, lengths, letters, weights, flags, word_index, word_ptr, table,
+    chunks, full, budget)``. Returns the undo-log length, whether a word was lost, and the
+    number of pending words."""
+    lmask, found, support, counters, stamp, spread = state[1], state[2], state[3], state[4], state[5], state[6]
+    starts, lengths, letters, weights, flags, word_index, word_ptr = prob[:7]
+    budget = prob[10]
     changed = False
-    near = _dilate(bit, table, chunks, full) if gains else np.int64(0)
     for q in range(word_ptr[letter], word_ptr[letter + 1]):
         w = word_index[q]
-        if stamp[w] == epoch or not _affected(gains, w, letter, bit, near, found, support, lmask, prob):
+        if ((support[w, 0] | support[w, 1]) & bit) == 0 or found[w] < 0 or stamp[w] == epoch:
             continue
         stamp[w] = epoch
         n_undo = _log(w, found, support, undo, n_undo)
-        if not gains and _spare_survives(w, bit, found, support):
+        if _spare_survives(w, bit, found, support):
+            stamp[w] = epoch - 1  # not rechecked: a swap's other cell must still be looked at
             continue
+        if _pairs_allow(w, starts, lengths, letters, lmask, spread, budget):
+            pending[n_pending] = w
+            n_pending += 1
+            continue
+        changed = True
+        _count_flip(False, w, counters, weights, flags)
+        found[w] = -1
+        support[w, 0] = 0
+        support[w, 1] = 0
+    return n_undo, changed, n_pending
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _recheck_pending(pending, n_pending, state, prob, reach):
+    """Recheck the words :func:`_losses` left pending (found before the change, already
+    logged); whether one was lost."""
+    lmask, found, support, counters = state[1], state[2], state[3], state[4]
+    starts, lengths, letters, weights, flags, _, _, table, chunks, full, budget = prob
+    changed = False
+    for k in range(n_pending):
+        w = pending[k]
         ok, s1, s2, spare = check_word(w, starts, lengths, letters, lmask, table, chunks, full, budget, reach)
-        if ok != (found[w] >= 0):
+        if not ok:
             changed = True
-            _count_flip(ok, w, counters, weights, flags)
+            _count_flip(False, w, counters, weights, flags)
         found[w] = spare if ok else -1
+        support[w, 0] = s1
+        support[w, 1] = s2
+    return changed
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _gains(letter, bit, state, epoch, undo, n_undo, prob, reach):
+    """Recheck the unfound words containing ``letter`` that setting the cell ``bit`` to it may
+    complete (:func:`_pairs_allow`, the more selective, then :func:`_may_gain`). Returns the undo-log length and
+    whether a word was gained."""
+    lmask, found, support, counters, stamp, spread = state[1], state[2], state[3], state[4], state[5], state[6]
+    starts, lengths, letters, weights, flags, word_index, word_ptr, table, chunks, full, budget = prob
+    changed = False
+    near = _dilate(bit, table, chunks, full)
+    for q in range(word_ptr[letter], word_ptr[letter + 1]):
+        w = word_index[q]
+        if (stamp[w] == epoch or found[w] >= 0
+                or not _pairs_allow(w, starts, lengths, letters, lmask, spread, budget)
+                or not _may_gain(w, letter, near, starts, lengths, letters, lmask, budget)):
+            continue
+        stamp[w] = epoch
+        ok, s1, s2, spare = check_word(w, starts, lengths, letters, lmask, table, chunks, full, budget, reach)
+        if not ok:
+            continue  # stays unfound: nothing changes
+        n_undo = _log(w, found, support, undo, n_undo)
+        changed = True
+        _count_flip(True, w, counters, weights, flags)
+        found[w] = spare
         support[w, 0] = s1
         support[w, 1] = s2
     return n_undo, changed
 
 
-@njit(cache=True, nogil=True)
-def _change(cell, b, state, epoch, undo, n_undo, prob, reach):
-    """Set ``cell`` to letter ``b``, rechecking the words that can change; log what changed.
-
-    Returns the new undo-log length and whether the found set changed."""
-    grid, lmask = state[0], state[1]
-    a = grid[cell]
-    _set(cell, b, grid, lmask)
-    bit = np.int64(1) << cell
-    n_undo, lost = _recheck(False, a, bit, state, epoch, undo, n_undo, prob, reach)
-    n_undo, won = _recheck(True, b, bit, state, epoch, undo, n_undo, prob, reach)
-    return n_undo, lost or won
-
-
-@njit(cache=True, nogil=True)
-def _best_gain(letter, found, counters, weights, flags, word_index, word_ptr, n_chains, min_count,
+@njit(cache=True, nogil=True, _nrt=False)
+def _best_gain(letter, other, freed, found, counters, weights, flags, word_index, word_ptr, min_count,
                min_score, penalty):
-    """An upper bound of the penalised value after the unfound words containing ``letter``
-    are gained (all of them, every chain then holding), from the counters as they stand."""
+    """An upper bound of the penalised value after the unfound words containing ``letter`` or
+    ``other`` (-1: none) are gained (all of them, every chain then holding) and ``freed``
+    forbidden words lost, from the counters as they stand. A word holding both letters counts
+    twice: the bound only grows."""
     score = counters[SCORE]
     count = counters[FOUND]
     missing = counters[MISSING]
-    for q in range(word_ptr[letter], word_ptr[letter + 1]):
-        w = word_index[q]
-        if found[w] >= 0 or flags[w] & FORBIDDEN:
+    for x in (letter, other):
+        if x < 0:
             continue
-        score += weights[w]
-        count += 1
-        if flags[w] & REQUIRED:
-            missing -= 1
-    violations = missing + counters[PRESENT]
+        for q in range(word_ptr[x], word_ptr[x + 1]):
+            w = word_index[q]
+            if found[w] >= 0 or flags[w] & FORBIDDEN:
+                continue
+            score += weights[w]
+            count += 1
+            if flags[w] & REQUIRED:
+                missing -= 1
+    violations = missing + counters[PRESENT] - freed
     if count < min_count:
         violations += min_count - count
     short = min_score - score if score < min_score else 0
@@ -405,7 +501,7 @@ def _undo(n_undo, undo, found, support):
         support[w, 1] = undo_support[u, 1]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _found_bits(found):
     bits = np.int64(0)
     for w in range(min(64, found.shape[0])):
@@ -452,61 +548,65 @@ def anneal(grids, lmasks, founds, supports, counters, stamps, best_grid, best_va
     elite = (best_grid, best_value, feasible_grid, feasible_value)
     moves = (free, swap_share, kick, letter_cdf)
     schedule = (sweep, t_hot, t_cold / t_hot)
-    reach, undo = _scratch(lengths, budget)
+    reach, undo, saved, pending = _scratch(lengths, budget)
+    rng = np.zeros(1, dtype=np.uint64)
+    spread = np.zeros(26, dtype=np.int64)
     scored = 0
     for k in range(grids.shape[0]):
-        state = (grids[k], lmasks[k], founds[k], supports[k], counters[k], stamps[k])
-        scored += _anneal_chain(state, steps, schedule, moves, prob, chains, goal, elite, reach, undo)
+        state = (grids[k], lmasks[k], founds[k], supports[k], counters[k], stamps[k], spread)
+        scored += _anneal_chain(state, steps, schedule, moves, prob, chains, goal, elite, reach, undo,
+                                saved, pending, rng)
     return scored
 
 
 @njit(cache=True, nogil=True)
 def _scratch(lengths, budget):
-    """Scratch arrays: the reach layers of a recheck, and the undo log (four entries a word)."""
+    """Scratch arrays: the reach layers of a recheck, the undo log (four entries a word), the
+    counters saved before a proposal, and the words left for a full recheck."""
     n_words = lengths.shape[0]
     longest = 1
     for w in range(n_words):
         longest = max(longest, lengths[w])
     size = 4 * n_words + 4
     undo = (np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.int64), np.zeros((size, 2), dtype=np.int64))
-    return np.zeros((longest, budget + 1), dtype=np.int64), undo
+    saved = np.zeros(N_COUNTERS, dtype=np.int64)
+    return np.zeros((longest, budget + 1), dtype=np.int64), undo, saved, np.zeros(n_words + 1, dtype=np.int64)
 
 
-@njit(cache=True, nogil=True)
-def _anneal_chain(state, steps, schedule, moves, prob, chains, goal, elite, reach, undo):
+@njit(cache=True, nogil=True, _nrt=False)
+def _anneal_chain(state, steps, schedule, moves, prob, chains, goal, elite, reach, undo, saved, pending, rng):
     """``steps`` proposals on one chain (``state``: its grid, letter masks, found words,
     supports, counters and stamps; the rest as :func:`anneal` packs it); proposals scored."""
-    grid, lmask, found, support, ctr, stamp = state
+    grid, lmask, found, support, ctr, stamp, spread = state
     sweep, t_hot, ratio = schedule
+    _fill_spread(lmask, spread, prob[7], prob[8], prob[9])
+    rng[0] = np.uint64(np.random.randint(1, 2**62))  # this call's stream, drawn from the thread's seed
     n_words = prob[3].shape[0]
-    saved = np.zeros(N_COUNTERS, dtype=np.int64)
     epoch = stamp[n_words]  # the last slot keeps the chain's epoch counter
     value = objective(ctr, goal[0], goal[1], goal[2], goal[3])[0]
+    cooling = ratio ** (1.0 / sweep)  # per proposal: no power in the loop
+    next_temperature = t_hot * ratio ** (ctr[STEP] / sweep)
     scored = 0
     for _ in range(steps):
         if ctr[STEP] >= sweep:  # restart from the elite with a kick
-            value = _restart(state, moves, prob, chains, goal, elite[0], reach)
+            value = _restart(state, moves, prob, chains, goal, elite[0], reach, rng)
+            next_temperature = t_hot
             scored += 1
-        t = ctr[STEP]
-        temperature = t_hot * ratio ** (t / sweep)
-        ctr[STEP] = t + 1
-        saved[:] = ctr
-        c1, c2 = _draw_cells(grid, moves[0], moves[1])
+        temperature = next_temperature
+        next_temperature *= cooling
+        ctr[STEP] += 1
+        _copy(ctr, saved)
+        c1, c2 = _draw_cells(grid, moves[0], moves[1], rng)
         old1, old2 = grid[c1], grid[c2] if c2 >= 0 else 0
-        rejected = False
         if c2 >= 0:
-            n_undo, changed = _change(c1, old2, state, epoch + 1, undo, 0, prob, reach)
-            n_undo, won = _change(c2, old1, state, epoch + 2, undo, n_undo, prob, reach)
-            epoch += 2
-            changed |= won
-            threshold = value + temperature * np.log(1.0 - np.random.random())
+            b = old2
         else:
-            b = np.searchsorted(moves[3], np.random.random(), side="right")
+            b = np.searchsorted(moves[3], _uniform(rng), side="right")
             if b == old1:
                 continue
-            epoch += 1
-            n_undo, changed, threshold, rejected = _change_letter(c1, b, value, temperature, state, epoch, undo,
-                                                                  prob, goal, reach)
+        epoch += 1
+        n_undo, changed, threshold, rejected = _propose(c1, b, c2, value, temperature, state, epoch, undo, pending,
+                                                        prob, goal, reach, rng)
         scored += 1
         if not rejected:
             new_value, new_ok = _settle(changed, found, ctr, chains, goal)
@@ -516,64 +616,93 @@ def _anneal_chain(state, steps, schedule, moves, prob, chains, goal, elite, reac
                 continue
         _undo(n_undo, undo, found, support)
         if c2 >= 0:
-            _set(c2, old2, grid, lmask)
-        _set(c1, old1, grid, lmask)
-        ctr[:] = saved
+            _set(c2, old2, state, prob)
+        _set(c1, old1, state, prob)
+        _copy(saved, ctr)
     stamp[n_words] = epoch
     return scored
 
 
-@njit(cache=True, nogil=True)
-def _restart(state, moves, prob, chains, goal, best_grid, reach):
+@njit(cache=True, nogil=True, _nrt=False)
+def _restart(state, moves, prob, chains, goal, best_grid, reach, rng):
     """Restart a chain from ``best_grid`` with ``kick`` random letters on free cells, rescored;
     its penalised value."""
     grid, lmask, found, support, ctr = state[0], state[1], state[2], state[3], state[4]
     free, kick, letter_cdf = moves[0], moves[2], moves[3]
     starts, lengths, letters, weights, flags, _, _, table, chunks, full, budget = prob
-    grid[:] = best_grid
+    _copy(best_grid, grid)
     for _k in range(kick):
-        cell = free[np.random.randint(free.shape[0])]
-        grid[cell] = np.searchsorted(letter_cdf, np.random.random(), side="right")
+        cell = free[_below(free.shape[0], rng)]
+        grid[cell] = np.searchsorted(letter_cdf, _uniform(rng), side="right")
     rescore(grid, lmask, found, support, ctr, starts, lengths, letters, weights, flags, table, chunks, full,
             budget, reach, chains[0], chains[1], chains[2])
+    _fill_spread(lmask, state[6], table, chunks, full)
     ctr[STEP] = 0
     return objective(ctr, goal[0], goal[1], goal[2], goal[3])[0]
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _draw_cells(grid, free, swap_share):
+def _draw_cells(grid, free, swap_share, rng):
     """A free cell to change, and with probability ``swap_share`` a second one holding another
     letter to swap it with (-1: none)."""
     n_free = free.shape[0]
-    c1 = free[np.random.randint(n_free)]
+    c1 = free[_below(n_free, rng)]
     c2 = -1
-    if n_free > 1 and np.random.random() < swap_share:
-        c2 = free[np.random.randint(n_free)]
+    if n_free > 1 and _uniform(rng) < swap_share:
+        c2 = free[_below(n_free, rng)]
         if grid[c2] == grid[c1]:
             c2 = -1
     return c1, c2
 
 
-@njit(cache=True, nogil=True)
-def _change_letter(cell, b, value, temperature, state, epoch, undo, prob, goal, reach):
-    """Set ``cell`` to letter ``b``: recheck the losses, draw the Metropolis threshold, and
-    recheck the gains only if gaining every candidate word could reach it.
+@njit(cache=True, nogil=True, _nrt=False)
+def _propose(c1, b, c2, value, temperature, state, epoch, undo, pending, prob, goal, reach, rng):
+    """Set cell ``c1`` to letter ``b`` or, when ``c2 >= 0``, swap the letters of ``c1`` and
+    ``c2`` (``b`` is then ``c2``'s letter), and score the result as far as the Metropolis
+    test needs. Every cell is set first, so each recheck reads the final grid; then:
+
+    1. the losses (:func:`_losses`): words kept by a spare alteration or lost by the pair test
+       cost nothing more; the rest are pending;
+    2. the threshold is drawn, and the proposal rejected when even keeping every pending word
+       and gaining every candidate (:func:`_best_gain`) cannot reach it;
+    3. the pending words are rechecked, and the bound tested again with the losses exact;
+    4. the gains (:func:`_gains`).
 
     Returns the undo-log length, whether the found set changed, the threshold, and whether the
     proposal is already rejected."""
-    grid, lmask, found, ctr = state[0], state[1], state[2], state[4]
-    old = grid[cell]
-    _set(cell, b, grid, lmask)
-    bit = np.int64(1) << cell
-    n_undo, changed = _recheck(False, old, bit, state, epoch, undo, 0, prob, reach)
-    # Metropolis with the threshold drawn first: when even gaining every candidate word cannot
-    # reach it, reject without rechecking the gains.
-    threshold = value + temperature * np.log(1.0 - np.random.random())
-    if _best_gain(b, found, ctr, prob[3], prob[4], prob[5], prob[6], goal[0], goal[1], goal[2],
+    grid, found, ctr = state[0], state[2], state[4]
+    flags = prob[4]
+    a = grid[c1]
+    _set(c1, b, state, prob)
+    if c2 >= 0:
+        _set(c2, a, state, prob)
+    bit1 = np.int64(1) << c1
+    n_undo, changed, n_pending = _losses(a, bit1, state, epoch, undo, 0, pending, 0, prob)
+    other = -1
+    if c2 >= 0:
+        other = a
+        n_undo, lost, n_pending = _losses(b, np.int64(1) << c2, state, epoch, undo, n_undo, pending, n_pending,
+                                          prob)
+        changed |= lost
+    threshold = value + temperature * np.log(1.0 - _uniform(rng))
+    freed = 0  # pending forbidden words: the bound assumes them lost
+    for k in range(n_pending):
+        if flags[pending[k]] & FORBIDDEN:
+            freed += 1
+    if _best_gain(b, other, freed, found, ctr, prob[3], flags, prob[5], prob[6], goal[1], goal[2],
                   goal[3]) < threshold:
         return n_undo, changed, threshold, True
-    n_undo, won = _recheck(True, b, bit, state, epoch, undo, n_undo, prob, reach)
-    return n_undo, changed or won, threshold, False
+    if n_pending > 0:
+        changed |= _recheck_pending(pending, n_pending, state, prob, reach)
+        if _best_gain(b, other, 0, found, ctr, prob[3], flags, prob[5], prob[6], goal[1], goal[2],
+                      goal[3]) < threshold:
+            return n_undo, changed, threshold, True
+    n_undo, won = _gains(b, bit1, state, epoch, undo, n_undo, prob, reach)
+    changed |= won
+    if c2 >= 0:
+        n_undo, won = _gains(a, np.int64(1) << c2, state, epoch, undo, n_undo, prob, reach)
+        changed |= won
+    return n_undo, changed, threshold, False
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -591,7 +720,7 @@ def _remember(value, ok, grid, ctr, elite):
     best_grid, best_value, feasible_grid, feasible_value = elite
     if value > best_value[0]:
         best_value[0] = value
-        best_grid[:] = grid
+        _copy(grid, best_grid)
     if ok and ctr[SCORE] > feasible_value[0]:
         feasible_value[0] = ctr[SCORE]
-        feasible_grid[:] = grid
+        _copy(grid, feasible_grid)
