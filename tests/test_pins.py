@@ -82,3 +82,15 @@ def test_pulp_still_has_what_the_cbc_backend_uses():
         assert hasattr(pulp, name), name
     problem = pulp.LpProblem("pin", pulp.LpMaximize)
     assert hasattr(problem, "sol_status") and hasattr(problem, "assignStatus")
+
+
+def test_numba_still_has_the_option_the_kernel_turns_reference_counting_off_with():
+    """``exactgrid.solving.kernel`` compiles its hot functions with ``_nrt=False``, a numba option
+    (``numba.core.options.DefaultOptions``) that a later numba could rename: then the kernel would
+    not import."""
+    options = pytest.importorskip("numba.core.options")
+    assert options.DefaultOptions._nrt.flag_name == "nrt"
+    from exactgrid.solving import kernel
+
+    assert kernel.NUMBA_MISSING is None
+    assert kernel.check_word.targetoptions["_nrt"] is False

@@ -93,6 +93,9 @@ def _dilate(mask, table, chunks, full):
     return out
 
 
+# ``_nrt=False`` (no reference counting) on the hot functions: they allocate nothing, and numba's
+# increfs and decrefs took a quarter of the time. The option is numba's own (numba.core.options),
+# in every numba the `solve` extra allows; tests/test_pins.py checks that it is still there.
 @njit(cache=True, nogil=True, _nrt=False)
 def check_word(w, starts, lengths, letters, lmask, table, chunks, full, budget, reach):
     """Whether word ``w`` is spelled in the grid whose letter masks are ``lmask``; the support
