@@ -31,6 +31,8 @@ import exactgrid as eg
 from exactgrid.awards.checklist import QUALIFY_SCORE
 
 SIX_AWARDS = "20S+200M+PA+4C+NOCAL+C2C"
+PUBLIC_BEST = 263_137_868  # the best grid in public sources
+ENGINE_BEST = 265_326_530  # the best grid this project's engine had produced before these runs
 
 
 def best_at(trace: list[tuple[float, int]], mark: float) -> int | None:
@@ -113,7 +115,12 @@ def unconstrained(args: argparse.Namespace) -> dict:
         row(f"junegame GA, {args.workers} runs side by side, wall (median / best)", peers, "wall")
     for r in ours:
         print(f"\nexactgrid seed {r['seed']}: {r['score']:,} {r['grid']} ({r['proposals']:,} grids scored, "
-              f"{r['cpu_seconds']:.0f} CPU-s)")
+              f"{r['cpu_seconds']:.0f} CPU-s, {r['proposals'] / max(r['cpu_seconds'], 1e-9):,.0f} per CPU-second)")
+    finals = [r["score"] for r in ours]
+    median, best = int(statistics.median(finals)), max(finals)
+    print(f"\nAt {args.minutes:g} min: median {median:,} (the best public grid, {PUBLIC_BEST:,}: "
+          f"{'above' if median >= PUBLIC_BEST else 'below'}), best {best:,} (the engine's earlier best, "
+          f"{ENGINE_BEST:,}: {'above' if best >= ENGINE_BEST else 'below'})")
     for r in peers:
         print(f"junegame seeds {r['seeds']}: {r['score']:,} {r['grid']}")
     return {"exactgrid": ours, "peer": peers}
