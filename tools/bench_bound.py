@@ -54,6 +54,7 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=1, help="core searches at once (workers - 1 processes)")
     parser.add_argument("--exact", action="store_true", help="word count cores from the exact model first")
     parser.add_argument("--exact-seconds", type=float, default=60.0, help="the exact model's time a round")
+    parser.add_argument("--no-capacity", action="store_true", help="leave out the neighbour capacity constraints")
     args = parser.parse_args()
 
     question = question_for(args.case, args.shape)
@@ -64,11 +65,12 @@ def main() -> int:
 
     answer = bound(question, time_limit=args.minutes * 60, on_bound=heard, triples=args.triples,
                    cores_per_round=args.cores_per_round, workers=args.workers, exact=args.exact,
-                   exact_seconds=args.exact_seconds)
+                   exact_seconds=args.exact_seconds, capacity=not args.no_capacity)
     wall, used = time.monotonic() - started, time.process_time() - cpu
     print(f"# {' '.join(sys.argv)}")
     print(f"# cores per round {args.cores_per_round}, triples {'on' if args.triples else 'off'}, "
-          f"workers {args.workers}, exact {'on' if args.exact else 'off'}")
+          f"workers {args.workers}, exact {'on' if args.exact else 'off'}, "
+          f"capacity {'off' if args.no_capacity else 'on'}")
     print(f"# case {args.case} on {args.shape}: {answer.status}, {answer.rounds} rounds, {len(answer.cores)} cores "
           f"({answer.renamed} renamed), {wall:.0f} s wall, {used:.0f} s CPU (this process)")
     print("| after | bound | below the total |")

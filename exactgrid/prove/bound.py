@@ -102,6 +102,7 @@ class _Settings:
     workers: int = 1
     exact: bool = False
     exact_seconds: float | None = DEFAULT_TIME_LIMIT
+    capacity: bool = True
 
 
 def _failures(cutter: Cutter | None) -> str:
@@ -128,7 +129,8 @@ class _BoundRun:
         self.notes = ""  # what the answer's detail adds: the checks left out, and why
         self.word_cores: list[WordCore] = []
         kinds = "pair/triple/count" if settings.triples else "pair/count"
-        self.relaxation = f"the counting relaxation (letter counts, adjacent pairs) with {kinds} cores, by HiGHS"
+        parts = "letter counts, adjacent pairs" + (", neighbour capacity" if settings.capacity else "")
+        self.relaxation = f"the counting relaxation ({parts}) with {kinds} cores, by HiGHS"
 
     def run(self) -> BoundAnswer:
         """The bound: the loop's answer, or the best bound so far when the time limit or an
@@ -154,7 +156,7 @@ class _BoundRun:
     def _open(self) -> None:
         """The relaxation on HiGHS, the placement session (when the board allows one) and the
         exact model (with ``exact``)."""
-        self.counting = counting_model(self.question, objective=True)
+        self.counting = counting_model(self.question, objective=True, capacity=self.settings.capacity)
         self.mip = HighsModel(self.counting.model)
         settings = self.settings
         try:
@@ -300,7 +302,7 @@ def bound(question: Question, time_limit: float | None = DEFAULT_TIME_LIMIT,
           backend: str | None = None, scheduler: str | None = None,
           checklist: Checklist | str | Path | None = None, awards: Iterable[str] = (),
           water_borders: bool | None = None, score_every_word: bool = True,
-          on_progress: OnProgress | None = None) -> BoundAnswer:
+          on_progress: OnProgress | None = None, capacity: bool = True) -> BoundAnswer:
     """An upper bound on the best score of any grid answering ``question``, as a
     :class:`BoundAnswer` in every case (see the module's docstring).
 
@@ -334,7 +336,9 @@ def bound(question: Question, time_limit: float | None = DEFAULT_TIME_LIMIT,
     in its own order (:mod:`exactgrid.prove.spread`). ``exact``: each optimum's words and letter
     counts first go to the question's exact model (:class:`~exactgrid.prove.exact.CountCheck`,
     within ``exact_seconds``): a grid there scores the bound (``optimal``); a word count core is
-    cut; when it times out, the placement check takes over.
+    cut; when it times out, the placement check takes over. ``capacity`` (default on): the
+    relaxation also bounds each letter's distinct neighbouring letters by the board's geometry
+    (:mod:`exactgrid.prove.capacity`).
 
     Raises InputError for options that do not go together (``certify`` with the relaxation, a
     ``backend`` other than HiGHS for ``cores``, ...) or an unreachable ``scheduler``.
@@ -350,7 +354,7 @@ def bound(question: Question, time_limit: float | None = DEFAULT_TIME_LIMIT,
         return _relaxation_bound(question, "highs" if backend is None else backend, limit, started, on_progress)
     progress = _Progress(started, sum(question.scoring_weights().values()), on_bound=on_bound, on_round=on_round,
                          on_progress=on_progress)
-    settings = _Settings(certify, certify_seconds, triples, cores_per_round, 1, exact, exact_seconds)
+    settings = _Settings(certify, certify_seconds, triples, cores_per_round, 1, exact, exact_seconds, capacity)
     return _cores_bound(question, settings, progress, limit, (workers, executor, scheduler))
 
 

@@ -14,6 +14,10 @@ Where the exact model follows walks cell by cell, this one only counts (issue 12
 * ``z[w,p]``: word w spelled with only position p altered (or none): every other letter present,
   every consecutive pair of unaltered letters an adjacent pair. The altered cell may hold any
   letter, so it demands nothing. ``y[w]``: some ``z[w,p]``.
+* With ``capacity`` (:mod:`exactgrid.prove.capacity`): ``s[a,P]``, letter a's cells have
+  profile P (so many cells of each degree), with two of them adjacent or not; a's distinct
+  neighbouring letters are at most the cells around a set of that profile (fewer when two of its
+  cells touch, which a doubled pair needs).
 
 Every grid holding the words meets every constraint, so when the model has no solution the
 question has none (a refutation "by counting"), and its optimum bounds the best score. Forbidden
@@ -34,6 +38,7 @@ from ..backends import Status, get_backend
 from ..inputs import InputError
 from ..model import BoolModel
 from ..question import Question, Requirement
+from .capacity import CapacityTable, neighbour_capacity
 from .placement import COUNT_LIMIT, pair_of, triple_of
 
 OTHER = "_"
@@ -133,7 +138,8 @@ def _any_form(word: str, budget: int) -> list[tuple[str, int | None]]:
     return [(word, None)] if budget == 0 else [(word, None), *((word, p) for p in range(len(word)))]
 
 
-def counting_model(question: Question, objective: bool = True, tight: bool = True) -> CountingModel:
+def counting_model(question: Question, objective: bool = True, tight: bool = True,
+                   capacity: bool = False) -> CountingModel:
     """The counting relaxation of ``question`` (see the module's docstring); with ``objective``,
     maximise the summed weight of the words counted found (required and optional).
 
@@ -142,11 +148,15 @@ def counting_model(question: Question, objective: bool = True, tight: bool = Tru
     relaxation is far tighter, while SAT solvers are a little slower with the extra sums, so the
     core loop leaves them out (measured in docs/benchmarks.md, section Prove).
 
+    ``capacity``: bound each letter's distinct neighbouring letters by the board's geometry
+    (:mod:`exactgrid.prove.capacity`): fewer solutions, every grid's still among them; the
+    bound's HiGHS model uses it.
+
     Raises InputError for an alteration budget above 1.
     """
     if question.budget > 1:
         raise InputError("the counting relaxation models at most one altered letter per word")
-    return _Builder(question, tight).build(objective)
+    return _Builder(question, tight, capacity).build(objective)
 
 
 Terms = list[tuple[int, int]]
@@ -156,10 +166,11 @@ Terms = list[tuple[int, int]]
 class _Builder:
     """Builds one question's counting relaxation, part by part (see the module's docstring)."""
 
-    def __init__(self, question: Question, tight: bool) -> None:
+    def __init__(self, question: Question, tight: bool, capacity: bool = False) -> None:
         self.question = question
         self.board = question.board
         self.tight = tight
+        self.capacity = neighbour_capacity(self.board) if capacity else None
         budget = question.budget
         self.forms: dict[str, list[tuple[str, int | None]]] = {r.word: _spellings(r, budget)
                                                                 for r in question.required}
@@ -189,6 +200,9 @@ class _Builder:
         for r in self.question.required:
             self.model.add_clause([self.found[r.word]])
         self._pair_limits()
+        if self.capacity is not None:
+            for a in self.letters:
+                self._capacity(a, self.capacity)
         self._targets(objective)
         return CountingModel(self.model, self.found, self.cells_of, self.at_least, self.pairs, self.demands,
                              self.triples, self.triple_demands)
@@ -300,6 +314,38 @@ class _Builder:
             if touching:
                 self.model.add_linear([v for v, _ in touching] + [v for v, _ in ends],
                                       [w for _, w in touching] + [-w for _, w in ends], "<=", 0)
+
+    def _capacity(self, a: str, table: CapacityTable) -> None:
+        """s[a,P] (see the module's docstring): letter a's cells take one profile, or more
+        cells than the table holds; its distinct neighbouring letters are at most the
+        profile's capacity, and a doubled pair needs a profile whose cells touch."""
+        model = self.model
+        chosen: list[tuple[int, tuple[int, ...], int, bool]] = []  # (s, profile, capacity, touching)
+        for profile, room in sorted(table.profiles.items()):
+            name = "".join(map(str, profile))
+            chosen.append((model.new_var(f"s[{a},{name}]"), profile, room.spread, False))
+            if room.touching is not None:
+                chosen.append((model.new_var(f"s[{a},{name},touching]"), profile, room.touching, True))
+        beyond = model.new_var(f"s[{a},beyond]")
+        picks = [s for s, *_ in chosen]
+        model.add_linear([*picks, beyond, self.present[a]], [1] * (len(picks) + 1) + [-1], "==", 0)
+        cells = self.cells_of[a]
+        model.add_linear([v for v, _ in cells] + [beyond], [w for _, w in cells] + [-(table.most_cells + 1)],
+                         ">=", 0)
+        for index, degree in enumerate(table.degrees):
+            terms = self.counts[a, degree]  # a profile fixes the cells of each degree, "beyond" does not
+            lits = [v for v, _ in terms] + picks
+            weights = [w for _, w in terms] + [-profile[index] for _, profile, _, _ in chosen]
+            model.add_linear(lits, weights, ">=", 0)
+            model.add_linear([*lits, beyond], [*weights, -self.degrees[degree]], "<=", 0)
+        doubled = self.pairs.get((a, a))
+        if doubled is not None:
+            touching = [s for s, _, _, touches in chosen if touches]
+            model.add_linear([doubled, *touching, beyond], [1] + [-1] * (len(touching) + 1), "<=", 0)
+        others = [var for key, var in self.pairs.items() if a in key and key[0] != key[1]]
+        if others:
+            model.add_linear(others + picks + [beyond], [1] * len(others) + [-room for _, _, room, _ in chosen]
+                             + [-table.beyond], "<=", 0)
 
     def _targets(self, objective: bool) -> None:
         """The question's minimum score and count, and the objective."""
