@@ -44,6 +44,8 @@ KNOWN_GRIDS = {
     "6 awards, docs/benchmarks.md": "DNSCHAIOAIVLRUMYKAEWSSNTP",
     "M8 + PA + 4C + NOCAL + 20S, docs/benchmarks.md": "LMCHCDOISARNSPTIANETLVMWE",
     "closest to seven, solve seed 1, 10 min": "MIHTMGACSIROSNPLINEAVADTU",
+    "M8 + 4C + NOCAL + C2C + 20S (no PA), a 25 s seven-award round": "AHMDNTCIAOAOSRLPSNEMIATTW",
+    "20S + PA + 4C + NOCAL + C2C, M8 but MASSACHUSETTS, 7 min six-award solve": "MANAVRICSLGOSIPLANEMHDTNW",
 }
 """Grids known before this run: starting points of the neighbourhoods."""
 
