@@ -128,3 +128,47 @@ def test_state_groups():
 def test_chain_search_reports_found():
     assert find_chain(["CA", "AZ", "NM", "OK", "AR", "TN", "GA"]).found
     assert not find_chain(["CALIFORNIA", "VIRGINIA"]).found
+
+
+# ---------------------------------------------------------------- splitting a chain question
+
+
+def _tree_reaches(found: set[str], starts: tuple[str, ...], ends: tuple[str, ...], avoid: tuple[str, ...]) -> bool:
+    """Whether the tree of chain_steps, walked only through found states, reaches an end."""
+    from exactgrid.awards import chain_steps
+
+    def walk(prefix: tuple[str, ...]) -> bool:
+        if prefix and prefix[-1] in ends:
+            return True
+        return any(walk((*prefix, s)) for s in chain_steps(prefix, starts, ends, avoid) if s in found)
+
+    return walk(())
+
+
+def test_chain_steps_tree_holds_a_chain_exactly_when_find_chain_does():
+    # the tree refutes a chain only by refuting prefixes, so it must reach an end within every
+    # found set that find_chain (an independent breadth-first search) says holds a chain
+    import random
+
+    rng = random.Random(7)
+    states = sorted(us_states().words)
+    west = ("OREGON", "WASHINGTON")
+    checked = {True: 0, False: 0}
+    for _ in range(300):
+        found = {s for s in states if rng.random() < 0.55} - {"CALIFORNIA"}
+        expected = find_chain(found).found
+        assert _tree_reaches(found, (*west, "CALIFORNIA"), east_coast(), ("CALIFORNIA",)) == expected
+        checked[expected] += 1
+    assert min(checked.values()) > 20  # both answers were exercised
+
+
+def test_chain_steps_are_induced_and_stop_at_the_ends():
+    from exactgrid.awards import chain_steps
+
+    ends = east_coast()
+    assert chain_steps((), west_coast(), ends, avoid=["CA"]) == ("OREGON", "WASHINGTON")
+    assert chain_steps(("OREGON",), west_coast(), ends, avoid=["CA"]) == ("IDAHO", "NEVADA")
+    # Idaho borders Oregon: after OR, NV the chain may not go on to Idaho (OR-ID is shorter)
+    assert "IDAHO" not in chain_steps(("OREGON", "NEVADA"), west_coast(), ends, avoid=["CA"])
+    assert chain_steps(("OREGON", "NEVADA"), west_coast(), ends, avoid=["CA"]) == ("ARIZONA", "UTAH")
+    assert chain_steps(("PENNSYLVANIA", "MARYLAND"), ["PA"], ends) == ()

@@ -186,3 +186,47 @@ def find_chain(
         here = distance[chain[-1]]
         chain.append(min(n for n in sub.neighbors(chain[-1]) if distance.get(n) == here - 1))
     return ChainSearch(tuple(chain), tuple(src), tuple(dst), tuple(reached))
+
+
+# --------------------------------------------------------------------------- splitting by chain
+
+
+def chain_steps(
+    prefix: tuple[str, ...],
+    starts: Iterable[str],
+    ends: Iterable[str],
+    avoid: Iterable[str] = (),
+    water: bool = False,
+) -> tuple[str, ...]:
+    """The states that may follow ``prefix`` on a shortest chain from ``starts`` to ``ends``,
+    alphabetical: the states of ``starts`` (less ``avoid``) when ``prefix`` is empty, none when
+    the prefix already ends in ``ends``.
+
+    Why this is enough to split a chain question: if a set of found states (none of ``avoid``)
+    holds a chain from ``starts`` to ``ends``, a shortest one in it is an *induced* path (no
+    state of it borders another but its neighbours on it, else there is a shortcut) whose
+    inner states are in neither ``starts`` nor ``ends`` (else a part of it is a shorter chain).
+    This function offers exactly those steps, so every shortest chain is a path of the tree
+    they span, and each of its prefixes is a set of states the grid holds. A tree whose every
+    branch is cut by a refuted prefix therefore refutes the chain.
+
+    >>> chain_steps((), ["OREGON", "WASHINGTON", "CALIFORNIA"], ["MAINE"], avoid=["CALIFORNIA"])
+    ('OREGON', 'WASHINGTON')
+    >>> chain_steps(("WASHINGTON",), ["OREGON", "WASHINGTON"], ["MAINE"])
+    ('IDAHO',)
+    """
+    graph = border_graph(water)
+    keys = set(resolve_states(starts)), set(resolve_states(ends)), set(resolve_states(avoid))
+    start_set, end_set, avoided = keys
+    if not prefix:
+        return tuple(sorted(start_set - avoided))
+    last = prefix[-1]
+    if last in end_set:
+        return ()
+    earlier = set(prefix[:-1])
+    steps = (
+        state for state in graph.neighbors(last)
+        if state not in avoided and state not in start_set and state not in prefix
+        and not earlier.intersection(graph.neighbors(state))
+    )
+    return tuple(sorted(steps))

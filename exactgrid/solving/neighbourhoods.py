@@ -1,0 +1,110 @@
+"""Exact award-aware neighbourhoods: keep the cells that spell some words of a grid, free every
+other cell, and let the fit engine decide whether any grid of that neighbourhood meets a question.
+
+A near miss of the annealer (a grid earning all awards but one or two) usually spells most of
+the hard words already; the cells of their witness walks are worth keeping while the rest
+changes. With a dozen cells free the SAT model is small enough to be decided in seconds, so
+each neighbourhood is answered exactly: FITS with a grid the finder has checked, or DOES NOT
+FIT (no grid keeping those cells meets the question; certifiable like any refutation).
+
+* :func:`witness_cells`: the cells of the finder's witness walks of some words in a grid;
+* :func:`keep_sets`: subsets of the words a grid spells whose witness cells leave a given
+  number of cells free, one per distinct set of kept cells;
+* :func:`neighbourhood_question`: the question with those cells fixed to the grid's letters;
+* :func:`explore`: that question decided by :func:`exactgrid.fitting.fit`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from ..backends import Backend
+from ..finder import find
+from ..fitting import FitAnswer, fit
+from ..grid import Grid
+from ..question import Question
+
+
+@dataclass(frozen=True)
+class Neighbourhood:
+    """The grids that agree with ``grid`` on the cells spelling ``kept`` (``fixed``: cell to letter)."""
+
+    grid: str
+    kept: tuple[str, ...]
+    fixed: dict[int, str]
+
+    @property
+    def free(self) -> int:
+        """How many cells may change."""
+        return len(self.grid) - len(self.fixed)
+
+    def rows(self, cols: int) -> str:
+        """The fixed cells as ``exactgrid fit --cells`` takes them: rows with '.' for free cells."""
+        cells = "".join(self.fixed.get(i, ".") for i in range(len(self.grid)))
+        return "/".join(cells[r:r + cols] for r in range(0, len(cells), cols))
+
+
+def witness_cells(grid: Grid, words: Iterable[str], budget: int = 1) -> frozenset[int]:
+    """The cells of the finder's witness walk of each of ``words`` the grid spells (words it
+    does not spell add nothing).
+
+    >>> from exactgrid.grid import parse_grid
+    >>> sorted(witness_cells(parse_grid("thoainesl"), ["OHIO"]))
+    [1, 2, 4]
+    """
+    cells: set[int] = set()
+    for word in words:
+        match = find(grid, word, budget)
+        if match is not None:
+            cells.update(match.path)
+    return frozenset(cells)
+
+
+def keep_sets(grid: Grid, words: Sequence[str], free: tuple[int, int], budget: int = 1,
+              seed: int = 0) -> list[tuple[str, ...]]:
+    """Subsets of ``words`` (those the grid spells) whose witness cells leave between ``free[0]``
+    and ``free[1]`` cells free, one subset per distinct set of kept cells (the largest subset
+    that keeps them), in a random order drawn from ``seed``.
+
+    Every subset is tried, so ``words`` should be few (up to about 16: the hard words of a
+    question, not the whole list).
+    """
+    spelled = [w for w in words if find(grid, w, budget) is not None]
+    masks = [sum(1 << c for c in witness_cells(grid, [w], budget)) for w in spelled]
+    size = grid.board.size
+    best: dict[int, tuple[str, ...]] = {}
+    for subset in range(1, 1 << len(spelled)):
+        mask = 0
+        chosen = []
+        for i, word in enumerate(spelled):
+            if subset >> i & 1:
+                mask |= masks[i]
+                chosen.append(word)
+        if free[0] <= size - mask.bit_count() <= free[1] and len(chosen) > len(best.get(mask, ())):
+            best[mask] = tuple(chosen)
+    order = sorted(best.values())
+    random.Random(seed).shuffle(order)
+    return order
+
+
+def neighbourhood_question(question: Question, grid: Grid, kept: Iterable[str]) -> tuple[Question, Neighbourhood]:
+    """``question`` with the cells of ``kept``'s witness walks in ``grid`` fixed to its letters
+    (the question's own fixed cells stay), and the neighbourhood that describes."""
+    kept = tuple(kept)
+    cells = witness_cells(grid, kept, question.budget)
+    fixed = dict(question.fixed)
+    fixed.update({c: grid.letters[c] for c in cells if c not in fixed})
+    area = Neighbourhood(grid.letters, kept, dict(sorted(fixed.items())))
+    return question.but(fixed=area.fixed), area
+
+
+def explore(question: Question, grid: Grid, kept: Iterable[str], backend: str | Backend | None = None,
+            time_limit: float | None = 30.0, certify: bool = False, seed: int = 0) -> tuple[FitAnswer, Neighbourhood]:
+    """Decide whether some grid keeping the cells that spell ``kept`` in ``grid`` meets
+    ``question`` (:func:`exactgrid.fitting.fit` on one core: no counting child), and the
+    neighbourhood asked about. FITS comes with a grid the finder has checked; DOES NOT FIT
+    with what backs it (a checked proof under ``certify``)."""
+    asked, area = neighbourhood_question(question, grid, kept)
+    return fit(asked, backend, time_limit, seed, counting=False, certify=certify), area

@@ -1,0 +1,54 @@
+"""Exact award-aware neighbourhoods (exactgrid.solving.neighbourhoods), held to brute force."""
+
+from itertools import product
+from string import ascii_uppercase
+
+import pytest
+
+from exactgrid.finder import find
+from exactgrid.geometry import Board
+from exactgrid.grid import Grid, parse_grid
+from exactgrid.question import Question, Verdict
+from exactgrid.solving.neighbourhoods import explore, keep_sets, neighbourhood_question, witness_cells
+from exactgrid.verify import check_grid
+
+SEED = parse_grid("thoainesl")  # the puzzle's 3x3 example: ILLINOIS OHIO UTAH IOWA IDAHO
+
+
+def test_witness_cells_are_the_finders_walks():
+    words = ["OHIO", "IDAHO", "TEXAS"]  # TEXAS is not spelled: it adds nothing
+    expected = set(find(SEED, "OHIO").path) | set(find(SEED, "IDAHO").path)
+    assert witness_cells(SEED, words) == expected
+
+
+def test_keep_sets_leave_the_asked_number_of_cells_free_once_each():
+    words = ["ILLINOIS", "OHIO", "UTAH", "IOWA", "IDAHO", "TEXAS"]
+    sets = keep_sets(SEED, words, (1, 4))
+    assert sets and all("TEXAS" not in kept for kept in sets)
+    kept_cells = [witness_cells(SEED, kept) for kept in sets]
+    assert all(1 <= 9 - len(cells) <= 4 for cells in kept_cells)
+    assert len(set(kept_cells)) == len(kept_cells)  # one subset per set of kept cells
+    assert sorted(sets) == sorted(keep_sets(SEED, words, (1, 4), seed=3))  # the seed only orders them
+
+
+def _completions(question: Question, fixed: dict[int, str]) -> int:
+    """Grids meeting ``question`` that agree with ``fixed``, counted by the finder over every
+    letter of every free cell."""
+    free = [c for c in range(9) if c not in fixed]
+    count = 0
+    for letters in product(ascii_uppercase, repeat=len(free)):
+        cells = dict(fixed) | dict(zip(free, letters, strict=True))
+        count += check_grid(question, Grid(Board(3, 3), "".join(cells[c] for c in range(9)))).ok
+    return count
+
+
+@pytest.mark.parametrize(("kept", "fits"), [(("OHIO", "ILLINOIS"), True), (("ILLINOIS", "IDAHO"), False)])
+def test_explore_agrees_with_brute_force(kept, fits):
+    question = Question(Board(3, 3), required=["OHIO", "IOWA", "TEXAS"], forbidden=["NEVADA"])
+    asked, area = neighbourhood_question(question, SEED, kept)
+    assert area.fixed == {c: SEED.letters[c] for c in witness_cells(SEED, kept)}
+    assert (_completions(asked, area.fixed) > 0) == fits
+    answer, _ = explore(question, SEED, kept, backend="cadical", time_limit=60)
+    assert answer.verdict == (Verdict.FITS if fits else Verdict.DOES_NOT_FIT)
+    if fits:
+        assert all(answer.grid.letters[c] == letter for c, letter in area.fixed.items())
