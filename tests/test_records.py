@@ -11,6 +11,8 @@ import exactgrid as eg
 RECORDS = Path(__file__).resolve().parents[1] / "instances" / "records"
 GRIDS = tomllib.loads((RECORDS / "altered_states_2.toml").read_text())["grids"]
 AWARDS = {"20S", "200M", "PA", "M8", "4C", "NOCAL", "C2C"}
+REQUIRED = {"PENNSYLVANIA", "MAINE", "MARYLAND", "MASSACHUSETTS", "MICHIGAN", "MINNESOTA", "MISSISSIPPI", "MISSOURI",
+            "MONTANA", "ARIZONA", "COLORADO", "NEWMEXICO", "UTAH"}  # what PA, M8 and 4C require
 
 
 @pytest.mark.parametrize("record", GRIDS, ids=[r["grid"] for r in GRIDS])
@@ -20,6 +22,9 @@ def test_a_record_grid_scores_what_it_claims(record):
     assert len(answer.score.found) == record["states"]
     earned = {r.item.key for r in answer.checklist.items if r.passed} & AWARDS
     assert earned == set(record["awards"]), record["record"]
+    if "missing" in record:  # a near miss: exactly these required states are absent
+        found = {scored.match.word for scored in answer.score.found}
+        assert REQUIRED - found == set(record["missing"])
 
 
 def test_the_records_are_distinct_and_each_names_its_command():
