@@ -1,0 +1,57 @@
+"""Exact award-aware neighbourhoods of given grids for any set of awards: keep the cells spelling
+some of the hard words (the M states, the Four Corners, Pennsylvania), free the rest, and ask
+``fit`` whether a grid of that neighbourhood earns the awards. Stops at the first that does.
+
+    python tools/award_neighbourhoods.py --awards 20S PA M8 4C NOCAL C2C \\
+        --grid MANAVRICSLGOSIPLANEMHDTNW --minutes 5
+
+Prints one line per question (kept words, free cells, verdict, seconds) and, for a grid that
+fits, the grid re-scored by the finder with the awards it earns (``exactgrid check``). A DOES NOT
+FIT here is the SAT backend's word (not certified): it rules out one neighbourhood, nothing more.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from seven_awards import hard_words, judge, seven_question
+
+from exactgrid.grid import parse_grid
+from exactgrid.question import Verdict
+from exactgrid.solving.neighbourhoods import explore, keep_sets
+
+
+def main() -> int:
+    """Ask the neighbourhoods until one fits or the time is up; exit 0 when one fits, else 1."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--awards", nargs="+", required=True, help="award keys, as exactgrid check names them")
+    parser.add_argument("--grid", nargs="+", required=True, help="grids whose neighbourhoods to ask about")
+    parser.add_argument("--minutes", type=float, default=5.0)
+    parser.add_argument("--free", type=int, nargs=2, default=(10, 13), metavar=("MIN", "MAX"))
+    parser.add_argument("--question-seconds", type=float, default=20.0)
+    parser.add_argument("--backend", default="kissat")
+    args = parser.parse_args()
+    question, hard = seven_question(args.awards), hard_words()
+    end = time.monotonic() + args.minutes * 60
+    queues = [(grid, keep_sets(parse_grid(grid), hard, tuple(args.free), seed=7)) for grid in args.grid]
+    asked = 0
+    while time.monotonic() + args.question_seconds < end and any(queue for _, queue in queues):
+        grid, queue = queues[asked % len(queues)]
+        asked += 1
+        if not queue:
+            continue
+        kept = queue.pop(0)
+        answer, area = explore(question, parse_grid(grid), kept, args.backend, args.question_seconds)
+        print(f"{grid} keep {'+'.join(kept)} ({area.free} free): {answer.verdict.name} in {answer.seconds:.1f} s",
+              flush=True)
+        if answer.verdict == Verdict.FITS:
+            found = judge(answer.grid.letters, f"neighbourhood of {grid}")
+            print(f"FITS: {found.grid} {found.score:,} ({found.states} states) earns {' '.join(found.awards)}")
+            return 0
+    print(f"none fits: {asked} neighbourhoods asked")
+    return 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
