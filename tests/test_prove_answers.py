@@ -149,12 +149,17 @@ def test_the_core_loop_tells_each_cut_and_stops_on_ctrl_c():
     assert [e.data for e in events] == list(answer.cuts)
     assert events[-1].message == f"round {events[-1].done}, {len(answer.cuts)} cuts"
 
+    told: list = []
+
     def interrupt(event: ProgressEvent) -> None:
+        told.append(event.data)
         raise KeyboardInterrupt
 
     stopped = refute_by_cores(question, time_limit=None, on_progress=interrupt)
     assert stopped.status == "open" and stopped.stopped_by == "Ctrl-C" and stopped.outcome == Outcome.UNKNOWN
-    assert stopped.cuts == answer.cuts[:1] and stopped.exit_code == STOPPED_EXIT
+    # the first round's cut, as told; not compared with the first run's: shrinking a core gives
+    # each trial a second (SHRINK_CHECK_SECONDS), so on a loaded machine the cores may differ
+    assert len(told) == 1 and list(stopped.cuts) == told and stopped.exit_code == STOPPED_EXIT
 
 
 def test_the_bound_scores_every_word_when_the_question_names_none():
