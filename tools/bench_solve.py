@@ -1,7 +1,8 @@
 """Benchmark ``exactgrid solve`` (and, side by side, a public optimiser) on Altered States 2.
 
 Unconstrained: the best score at time marks, per seed, in wall time and in CPU-seconds (the
-machine may be shared), and the time to a qualifying grid (>= 165,379,868). With awards: the
+machine may be shared), and the time to a qualifying grid (>= 165,379,868) and to the best
+public grid (>= 263,137,868). With awards: the
 best score of a grid earning them, per seed. Every grid is re-scored by the finder (exactgrid
 does that itself; the peer's grids are re-scored here).
 
@@ -15,7 +16,8 @@ binary with ``--peer``: it is single-threaded, so it runs once per core exactgri
     python tools/bench_solve.py --minutes 10 --seeds 1 2 3 --peer /path/to/junegame
     python tools/bench_solve.py --awards-minutes 5 --configs NOCAL M8 C2C M8+PA+4C+NOCAL
 
-Prints a Markdown table per part and writes every run as JSON (``--out``).
+Prints a Markdown table per part and writes every run as JSON (``--out``); ``--report FILE``
+prints an earlier run's unconstrained table again from that JSON.
 """
 
 from __future__ import annotations
@@ -89,12 +91,30 @@ def _fmt(value: int | None) -> str:
 
 def unconstrained(args: argparse.Namespace) -> dict:
     """Part 1: best score at the marks, exactgrid (wall and CPU) against the peer (CPU)."""
-    marks = [m * 60 for m in args.marks]
     ours = [run_exactgrid(seed, args.minutes * 60, args.workers) for seed in args.seeds]
     peer_seeds = [[seed * 100 + k for k in range(args.workers)] for seed in args.seeds]
     peers = [run_peer(args.peer, seeds, args.minutes * 60) for seeds in peer_seeds] if args.peer else []
+    report_unconstrained(ours, peers, args)
+    return {"exactgrid": ours, "peer": peers}
+
+
+def first_reaching(runs: list[dict], clock: str, score: int) -> str:
+    """The median time at which the runs first held a grid of at least ``score`` ("-" when
+    none did; the count in brackets when only some did)."""
+    firsts = [min((t[clock] for t in r["trace"] if t["score"] >= score), default=None) for r in runs]
+    reached = [f for f in firsts if f is not None]
+    if not reached:
+        return "-"
+    some = "" if len(reached) == len(runs) else f" ({len(reached)} of {len(runs)} runs)"
+    return f"{statistics.median(reached):.1f} s{some}"
+
+
+def report_unconstrained(ours: list[dict], peers: list[dict], args: argparse.Namespace) -> None:
+    """Print part 1's table and per-run lines from its runs (fresh or read back with --report)."""
+    marks = [m * 60 for m in args.marks]
     print(f"\n### Unconstrained, {args.workers} workers, seeds {args.seeds}\n")
-    header = ["", *[f"{m:g} min" for m in args.marks], "qualifying grid after"]
+    header = ["", *[f"{m:g} min" for m in args.marks], f"first >= {QUALIFY_SCORE:,}",
+              f"first >= {PUBLIC_BEST:,} (public best)"]
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))
 
@@ -104,10 +124,8 @@ def unconstrained(args: argparse.Namespace) -> dict:
             values = [best_at([(t[clock], t["score"]) for t in r["trace"]], mark * scale) for r in runs]
             values = [v for v in values if v is not None]
             per_mark.append(f"{_fmt(int(statistics.median(values)))} / {_fmt(max(values))}" if values else "-")
-        firsts = [min((t[clock] for t in r["trace"] if t["score"] >= QUALIFY_SCORE), default=None) for r in runs]
-        firsts = [f for f in firsts if f is not None]
-        qualify = f"{statistics.median(firsts):.1f} s ({clock})" if firsts else "-"
-        print(f"| {label} | " + " | ".join(per_mark) + f" | {qualify} |")
+        firsts = [first_reaching(runs, clock, score) for score in (QUALIFY_SCORE, PUBLIC_BEST)]
+        print(f"| {label} | " + " | ".join(per_mark + firsts) + " |")
 
     row("exactgrid, wall time (median / best)", ours, "wall")
     row(f"exactgrid, CPU time x{args.workers}", ours, "cpu", args.workers)
@@ -118,12 +136,15 @@ def unconstrained(args: argparse.Namespace) -> dict:
               f"{r['cpu_seconds']:.0f} CPU-s, {r['proposals'] / max(r['cpu_seconds'], 1e-9):,.0f} per CPU-second)")
     finals = [r["score"] for r in ours]
     median, best = int(statistics.median(finals)), max(finals)
-    print(f"\nAt {args.minutes:g} min: median {median:,} (the best public grid, {PUBLIC_BEST:,}: "
-          f"{'above' if median >= PUBLIC_BEST else 'below'}), best {best:,} (the engine's earlier best, "
-          f"{ENGINE_BEST:,}: {'above' if best >= ENGINE_BEST else 'below'})")
+    print(f"\nAt {args.minutes:g} min: median {median:,} ({_against(median, PUBLIC_BEST)} the best public grid, "
+          f"{PUBLIC_BEST:,}), best {best:,} ({_against(best, ENGINE_BEST)} the engine's earlier best, "
+          f"{ENGINE_BEST:,})")
     for r in peers:
         print(f"junegame seeds {r['seeds']}: {r['score']:,} {r['grid']}")
-    return {"exactgrid": ours, "peer": peers}
+
+
+def _against(value: int, target: int) -> str:
+    return "above" if value > target else "equal to" if value == target else "below"
 
 
 def with_awards(args: argparse.Namespace) -> list[dict]:
@@ -154,7 +175,14 @@ def main() -> None:
     parser.add_argument("--awards-minutes", type=float, default=0.0, help="per award set (0: skip)")
     parser.add_argument("--configs", nargs="+", default=["NOCAL", "M8", "C2C", "M8+PA+4C+NOCAL", SIX_AWARDS])
     parser.add_argument("--out", default="bench_solve.json")
+    parser.add_argument("--report", default=None, help="print the tables of an earlier run's JSON; run nothing")
     args = parser.parse_args()
+    if args.report:
+        data = json.loads(Path(args.report).read_text())
+        saved = argparse.Namespace(**data["args"])
+        if "unconstrained" in data:
+            report_unconstrained(data["unconstrained"]["exactgrid"], data["unconstrained"]["peer"], saved)
+        return
     data: dict = {"args": vars(args)}
     if args.minutes > 0:
         args.marks = [m for m in args.marks if m <= args.minutes]
