@@ -35,6 +35,7 @@ _EXPORTS = {
     "fastscore": ("Scorer",),
     "finder": ("Match", "Score", "find", "is_found"),
     "fitting": ("Explanation", "FitAnswer", "ModelSize", "VerificationError"),
+    "fitting.conflicts": ("AwardConflict", "award_conflict"),
     "fitting.many": ("fit_many",),
     "fitting.session": ("FitSession", "explain"),
     "geometry": ("Board",),

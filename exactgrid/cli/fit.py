@@ -82,6 +82,11 @@ if TYPE_CHECKING:
 @click.option("--explain", is_flag=True,
               help="When it does not fit, name a minimal set of the requirements, forbidden words and fixed "
                    "cells that cannot hold together (each part re-checked by the solver).")
+@click.option("--which-awards", is_flag=True,
+              help="With --award/--checklist: when the awards cannot all be earned, name a minimal set of them "
+                   "that cannot be earned together (each award left out in turn and the question asked again; "
+                   "each needed award shown by a grid earning the others). Exit 1 with the set, 0 with a grid "
+                   "earning them all, 3 when the first question is not decided in --time-limit.")
 @click.option("--counting/--no-counting", default=True, show_default=True,
               help="When the backend has not decided within a second, try refuting by counting "
                    "(letter counts and adjacent pairs, with pair/count cores) before going on.")
@@ -102,7 +107,7 @@ def fit_command(ctx: click.Context, requirements: tuple[str, ...], instance: str
                 shape: str, moves: str, path_rule: str, budget: int, words: str | None, symmetry_breaking: bool,
                 checklist_path: str | None, award: tuple[str, ...], water_borders: bool,
                 backend: str | None, time_limit: float, seed: int, local_search: float, explain: bool,
-                counting: bool, certify: bool, write_cnf: str | None,
+                which_awards: bool, counting: bool, certify: bool, write_cnf: str | None,
                 write_wcnf: str | None, write_lp: str | None, write_mps: str | None, progress: bool | None,
                 show: str | None, as_json: bool) -> None:
     """Can all REQUIREMENTs appear in one grid? Prints FITS with a verified grid (exit 0),
@@ -133,6 +138,9 @@ def fit_command(ctx: click.Context, requirements: tuple[str, ...], instance: str
         given = {key: value for key, value in arguments.items()
                  if key in LIST_ARGUMENTS or ctx.get_parameter_source(key) == click.core.ParameterSource.COMMANDLINE}
         spec = load_instance(instance, **given).question
+    if which_awards:
+        _which_awards(ctx, spec, checklist_path, award, water_borders, backend, time_limit, seed, counting, certify,
+                      progress, as_json)
     spec = with_awards(spec, checklist_path, award, water_borders)
     can_draw(show)
     write = {"cnf": write_cnf, "wcnf": write_wcnf, "lp": write_lp, "mps": write_mps}
@@ -142,6 +150,24 @@ def fit_command(ctx: click.Context, requirements: tuple[str, ...], instance: str
                      counting=counting, certify=certify, write={k: v for k, v in write.items() if v},
                      on_progress=shown.event)
     print_answer(ctx, answer, as_json, show, checklist=checklist_path, water_borders=True if water_borders else None)
+
+
+def _which_awards(ctx: click.Context, base: Any, checklist_path: str | None, awards: tuple[str, ...],
+                  water_borders: bool, backend: str | None, time_limit: float, seed: int, counting: bool,
+                  certify: bool, progress: bool | None, as_json: bool) -> None:
+    """``fit --which-awards``: the awards that conflict (:func:`exactgrid.fitting.conflicts.award_conflict`)."""
+    from ..fitting.conflicts import award_conflict
+    from ..inputs import InputError
+    from ..question import choose_checklist
+
+    chosen = choose_checklist(checklist_path, awards)
+    if chosen is None:
+        raise InputError("--which-awards needs --award or --checklist: the awards to ask about")
+    keys = awards or chosen.keys()
+    with Progress("fit", time_limit, progress, "asking which awards conflict"):
+        answer = award_conflict(base, keys, chosen, backend, time_left(time_limit), counting=counting,
+                                certify=certify, seed=seed, water_borders=True if water_borders else None)
+    print_answer(ctx, answer, as_json, None)
 
 
 @click.command("fit-many")
