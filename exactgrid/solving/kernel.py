@@ -438,13 +438,13 @@ def _recheck_pending(pending, n_pending, state, prob, reach):
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _gains(letter, bit, state, epoch, undo, n_undo, prob, reach):
-    """Recheck the unfound words containing ``letter`` that setting the cell ``bit`` to it may
-    complete (:func:`_pairs_allow`, the more selective, then :func:`_may_gain`). Returns the undo-log length and
-    whether a word was gained."""
-    lmask, found, support, counters, stamp, spread = state[1], state[2], state[3], state[4], state[5], state[6]
-    starts, lengths, letters, weights, flags, word_index, word_ptr, table, chunks, full, budget = prob
-    changed = False
+def _gain_candidates(letter, bit, state, epoch, prob, candidates, n_candidates):
+    """Append to ``candidates`` the unfound words holding ``letter`` that setting the cell ``bit``
+    to it may complete (:func:`_pairs_allow`, the more selective, then :func:`_may_gain`), each
+    stamped so that a swap's other cell does not add it again; the new number of candidates."""
+    lmask, found, stamp, spread = state[1], state[2], state[5], state[6]
+    starts, lengths, letters, word_index, word_ptr = prob[0], prob[1], prob[2], prob[5], prob[6]
+    table, chunks, full, budget = prob[7], prob[8], prob[9], prob[10]
     near = _dilate(bit, table, chunks, full)
     for q in range(word_ptr[letter], word_ptr[letter + 1]):
         w = word_index[q]
@@ -453,6 +453,20 @@ def _gains(letter, bit, state, epoch, undo, n_undo, prob, reach):
                 or not _may_gain(w, letter, near, starts, lengths, letters, lmask, budget)):
             continue
         stamp[w] = epoch
+        candidates[n_candidates] = w
+        n_candidates += 1
+    return n_candidates
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _gains(candidates, n_candidates, state, undo, n_undo, prob, reach):
+    """Recheck the gain candidates (:func:`_gain_candidates`) with the full programme. Returns the
+    undo-log length and whether a word was gained."""
+    lmask, found, support, counters = state[1], state[2], state[3], state[4]
+    starts, lengths, letters, weights, flags, _, _, table, chunks, full, budget = prob
+    changed = False
+    for k in range(n_candidates):
+        w = candidates[k]
         ok, s1, s2, spare = check_word(w, starts, lengths, letters, lmask, table, chunks, full, budget, reach)
         if not ok:
             continue  # stays unfound: nothing changes
@@ -466,26 +480,20 @@ def _gains(letter, bit, state, epoch, undo, n_undo, prob, reach):
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _best_gain(letter, other, freed, found, counters, weights, flags, word_index, word_ptr, min_count,
-               min_score, penalty):
-    """An upper bound of the penalised value after the unfound words containing ``letter`` or
-    ``other`` (-1: none) are gained (all of them, every chain then holding) and ``freed``
-    forbidden words lost, from the counters as they stand. A word holding both letters counts
-    twice: the bound only grows."""
+def _best_gain(candidates, n_candidates, freed, counters, weights, flags, min_count, min_score, penalty):
+    """An upper bound of the penalised value after every gain candidate is gained (every chain
+    then holding) and ``freed`` forbidden words lost, from the counters as they stand."""
     score = counters[SCORE]
     count = counters[FOUND]
     missing = counters[MISSING]
-    for x in (letter, other):
-        if x < 0:
+    for k in range(n_candidates):
+        w = candidates[k]
+        if flags[w] & FORBIDDEN:
             continue
-        for q in range(word_ptr[x], word_ptr[x + 1]):
-            w = word_index[q]
-            if found[w] >= 0 or flags[w] & FORBIDDEN:
-                continue
-            score += weights[w]
-            count += 1
-            if flags[w] & REQUIRED:
-                missing -= 1
+        score += weights[w]
+        count += 1
+        if flags[w] & REQUIRED:
+            missing -= 1
     violations = missing + counters[PRESENT] - freed
     if count < min_count:
         violations += min_count - count
@@ -551,21 +559,21 @@ def anneal(grids, lmasks, founds, supports, counters, stamps, best_grid, best_va
     elite = (best_grid, best_value, feasible_grid, feasible_value)
     moves = (free, swap_share, kick, letter_cdf)
     schedule = (sweep, t_hot, t_cold / t_hot)
-    reach, undo, saved, pending = _scratch(lengths, budget)
+    reach, undo, saved, pending, candidates = _scratch(lengths, budget)
     rng = np.zeros(1, dtype=np.uint64)
     spread = np.zeros(26, dtype=np.int64)
     scored = 0
     for k in range(grids.shape[0]):
         state = (grids[k], lmasks[k], founds[k], supports[k], counters[k], stamps[k], spread)
         scored += _anneal_chain(state, steps, schedule, moves, prob, chains, goal, elite, reach, undo,
-                                saved, pending, rng)
+                                saved, pending, candidates, rng)
     return scored
 
 
 @njit(cache=True, nogil=True)
 def _scratch(lengths, budget):
     """Scratch arrays: the reach layers of a recheck, the undo log (four entries a word), the
-    counters saved before a proposal, and the words left for a full recheck."""
+    counters saved before a proposal, the words left for a full recheck, and the gain candidates."""
     n_words = lengths.shape[0]
     longest = 1
     for w in range(n_words):
@@ -573,11 +581,13 @@ def _scratch(lengths, budget):
     size = 4 * n_words + 4
     undo = (np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.int64), np.zeros((size, 2), dtype=np.int64))
     saved = np.zeros(N_COUNTERS, dtype=np.int64)
-    return np.zeros((longest, budget + 1), dtype=np.int64), undo, saved, np.zeros(n_words + 1, dtype=np.int64)
+    reach = np.zeros((longest, budget + 1), dtype=np.int64)
+    return reach, undo, saved, np.zeros(n_words + 1, dtype=np.int64), np.zeros(n_words + 1, dtype=np.int64)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _anneal_chain(state, steps, schedule, moves, prob, chains, goal, elite, reach, undo, saved, pending, rng):
+def _anneal_chain(state, steps, schedule, moves, prob, chains, goal, elite, reach, undo, saved, pending, candidates,
+                  rng):
     """``steps`` proposals on one chain (``state``: its grid, letter masks, found words,
     supports, counters and stamps; the rest as :func:`anneal` packs it); proposals scored."""
     grid, lmask, found, support, ctr, stamp, spread = state
@@ -609,7 +619,7 @@ def _anneal_chain(state, steps, schedule, moves, prob, chains, goal, elite, reac
                 continue
         epoch += 1
         n_undo, changed, threshold, rejected = _propose(c1, b, c2, value, temperature, state, epoch, undo, pending,
-                                                        prob, goal, reach, rng)
+                                                        candidates, prob, goal, reach, rng)
         scored += 1
         if not rejected:
             new_value, new_ok = _settle(changed, found, ctr, chains, goal)
@@ -659,53 +669,50 @@ def _draw_cells(grid, free, swap_share, rng):
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _propose(c1, b, c2, value, temperature, state, epoch, undo, pending, prob, goal, reach, rng):
+def _propose(c1, b, c2, value, temperature, state, epoch, undo, pending, candidates, prob, goal, reach, rng):
     """Set cell ``c1`` to letter ``b`` or, when ``c2 >= 0``, swap the letters of ``c1`` and
     ``c2`` (``b`` is then ``c2``'s letter), and score the result as far as the Metropolis
     test needs. Every cell is set first, so each recheck reads the final grid; then:
 
     1. the losses (:func:`_losses`): words kept by a spare alteration or lost by the pair test
        cost nothing more; the rest are pending;
-    2. the threshold is drawn, and the proposal rejected when even keeping every pending word
+    2. the gain candidates (:func:`_gain_candidates`): the unfound words the cheap tests allow;
+    3. the threshold is drawn, and the proposal rejected when even keeping every pending word
        and gaining every candidate (:func:`_best_gain`) cannot reach it;
-    3. the pending words are rechecked, and the bound tested again with the losses exact;
-    4. the gains (:func:`_gains`).
+    4. the pending words are rechecked, and the bound tested again with the losses exact;
+    5. the candidates are rechecked (:func:`_gains`).
 
     Returns the undo-log length, whether the found set changed, the threshold, and whether the
     proposal is already rejected."""
-    grid, found, ctr = state[0], state[2], state[4]
-    flags = prob[4]
+    grid, ctr = state[0], state[4]
+    weights, flags = prob[3], prob[4]
     a = grid[c1]
     _set(c1, b, state, prob)
     if c2 >= 0:
         _set(c2, a, state, prob)
     bit1 = np.int64(1) << c1
     n_undo, changed, n_pending = _losses(a, bit1, state, epoch, undo, 0, pending, 0, prob)
-    other = -1
     if c2 >= 0:
-        other = a
         n_undo, lost, n_pending = _losses(b, np.int64(1) << c2, state, epoch, undo, n_undo, pending, n_pending,
                                           prob)
         changed |= lost
+    # candidates after every loss: a word the losses stamped is settled and never a candidate
+    n_candidates = _gain_candidates(b, bit1, state, epoch, prob, candidates, 0)
+    if c2 >= 0:
+        n_candidates = _gain_candidates(a, np.int64(1) << c2, state, epoch, prob, candidates, n_candidates)
     threshold = value + temperature * np.log(1.0 - _uniform(rng))
     freed = 0  # pending forbidden words: the bound assumes them lost
     for k in range(n_pending):
         if flags[pending[k]] & FORBIDDEN:
             freed += 1
-    if _best_gain(b, other, freed, found, ctr, prob[3], flags, prob[5], prob[6], goal[1], goal[2],
-                  goal[3]) < threshold:
+    if _best_gain(candidates, n_candidates, freed, ctr, weights, flags, goal[1], goal[2], goal[3]) < threshold:
         return n_undo, changed, threshold, True
     if n_pending > 0:
         changed |= _recheck_pending(pending, n_pending, state, prob, reach)
-        if _best_gain(b, other, 0, found, ctr, prob[3], flags, prob[5], prob[6], goal[1], goal[2],
-                      goal[3]) < threshold:
+        if _best_gain(candidates, n_candidates, 0, ctr, weights, flags, goal[1], goal[2], goal[3]) < threshold:
             return n_undo, changed, threshold, True
-    n_undo, won = _gains(b, bit1, state, epoch, undo, n_undo, prob, reach)
-    changed |= won
-    if c2 >= 0:
-        n_undo, won = _gains(a, np.int64(1) << c2, state, epoch, undo, n_undo, prob, reach)
-        changed |= won
-    return n_undo, changed, threshold, False
+    n_undo, won = _gains(candidates, n_candidates, state, undo, n_undo, prob, reach)
+    return n_undo, changed | won, threshold, False
 
 
 @njit(cache=True, nogil=True, inline="always")
