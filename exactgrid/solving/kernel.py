@@ -274,8 +274,9 @@ def rescore(grid, lmask, found, support, counters, starts, lengths, letters, wei
 
 @njit(cache=True, nogil=True, inline="always")
 def _set(cell, letter, state, prob):
-    """Set ``cell`` to ``letter`` in a chain's grid, its letter masks and their spreads."""
-    grid, lmask, spread = state[0], state[1], state[6]
+    """Set ``cell`` to ``letter`` in a chain's grid, its letter masks, their spreads and the
+    mask of letters present."""
+    grid, lmask, spread, present = state[0], state[1], state[6], state[7]
     table, chunks, full = prob[7], prob[8], prob[9]
     bit = np.int64(1) << cell
     old = grid[cell]
@@ -284,13 +285,56 @@ def _set(cell, letter, state, prob):
     grid[cell] = letter
     spread[old] = _dilate(lmask[old], table, chunks, full)
     spread[letter] = _dilate(lmask[letter], table, chunks, full)
+    if lmask[old] == 0:
+        present[0] &= ~(np.int64(1) << old)
+    present[0] |= np.int64(1) << letter
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _fill_spread(lmask, spread, table, chunks, full):
-    """``spread[x]``: the cells one move from a cell holding letter ``x``."""
+def _fill_spread(lmask, spread, present, table, chunks, full):
+    """``spread[x]``: the cells one move from a cell holding letter ``x``; ``present[0]``: the
+    letters on the grid, as a mask."""
+    letters_present = np.int64(0)
     for x in range(26):
         spread[x] = _dilate(lmask[x], table, chunks, full)
+        if lmask[x] != 0:
+            letters_present |= np.int64(1) << x
+    present[0] = letters_present
+
+
+@njit(cache=True, nogil=True)
+def _letter_masks(starts, lengths, letters):
+    """Per word, the mask of its letters and the mask of the letters it holds twice or more."""
+    n_words = lengths.shape[0]
+    once = np.zeros(n_words, dtype=np.int64)
+    repeated = np.zeros(n_words, dtype=np.int64)
+    for w in range(n_words):
+        for i in range(starts[w], starts[w] + lengths[w]):
+            bit = np.int64(1) << letters[i]
+            repeated[w] |= once[w] & bit
+            once[w] |= bit
+    return once, repeated
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _popcount(x):
+    """The number of set bits of ``x`` (a non-negative mask)."""
+    count = 0
+    while x != 0:
+        x &= x - 1
+        count += 1
+    return count
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _letters_allow(w, present, word_letters, word_repeated, budget):
+    """A necessary condition for word ``w`` to be spelled, cheaper still than
+    :func:`_pairs_allow`: every position holding a letter absent from the grid is altered, and a
+    letter the word holds twice costs two alterations."""
+    absent = word_letters[w] & ~present
+    if absent == 0:
+        return True
+    return _popcount(absent) + _popcount(absent & word_repeated[w]) <= budget
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -389,10 +433,10 @@ def _losses(letter, bit, state, epoch, undo, n_undo, pending, n_pending, prob):
     holds the cell): each is kept by a spare alteration, lost by the pair test
     (:func:`_pairs_allow`), or left in ``pending`` for a full recheck (:func:`_recheck_pending`).
 
-    ``state`` is a chain's ``(grid, lmask, found, support, counters, stamp, spread)``, ``prob``
-    the problem's ``(starts, lengths, letters, weights, flags, word_index, word_ptr, table,
-    chunks, full, budget)``. Returns the undo-log length, whether a word was lost, and the
-    number of pending words."""
+    ``state`` is a chain's ``(grid, lmask, found, support, counters, stamp, spread, present)``,
+    ``prob`` the problem's ``(starts, lengths, letters, weights, flags, word_index, word_ptr,
+    table, chunks, full, budget, word_letters, word_repeated)``. Returns the undo-log length,
+    whether a word was lost, and the number of pending words."""
     lmask, found, support, counters, stamp, spread = state[1], state[2], state[3], state[4], state[5], state[6]
     starts, lengths, letters, weights, flags, word_index, word_ptr = prob[:7]
     budget = prob[10]
@@ -423,7 +467,7 @@ def _recheck_pending(pending, n_pending, state, prob, reach):
     """Recheck the words :func:`_losses` left pending (found before the change, already
     logged); whether one was lost."""
     lmask, found, support, counters = state[1], state[2], state[3], state[4]
-    starts, lengths, letters, weights, flags, _, _, table, chunks, full, budget = prob
+    starts, lengths, letters, weights, flags, _, _, table, chunks, full, budget = prob[:11]
     changed = False
     for k in range(n_pending):
         w = pending[k]
@@ -442,13 +486,14 @@ def _gain_candidates(letter, bit, state, epoch, prob, candidates, n_candidates):
     """Append to ``candidates`` the unfound words holding ``letter`` that setting the cell ``bit``
     to it may complete (:func:`_pairs_allow`, the more selective, then :func:`_may_gain`), each
     stamped so that a swap's other cell does not add it again; the new number of candidates."""
-    lmask, found, stamp, spread = state[1], state[2], state[5], state[6]
+    lmask, found, stamp, spread, present = state[1], state[2], state[5], state[6], state[7][0]
     starts, lengths, letters, word_index, word_ptr = prob[0], prob[1], prob[2], prob[5], prob[6]
-    table, chunks, full, budget = prob[7], prob[8], prob[9], prob[10]
+    table, chunks, full, budget, word_letters, word_repeated = prob[7], prob[8], prob[9], prob[10], prob[11], prob[12]
     near = _dilate(bit, table, chunks, full)
     for q in range(word_ptr[letter], word_ptr[letter + 1]):
         w = word_index[q]
         if (stamp[w] == epoch or found[w] >= 0
+                or not _letters_allow(w, present, word_letters, word_repeated, budget)
                 or not _pairs_allow(w, starts, lengths, letters, lmask, spread, budget)
                 or not _may_gain(w, letter, near, starts, lengths, letters, lmask, budget)):
             continue
@@ -463,7 +508,7 @@ def _gains(candidates, n_candidates, state, undo, n_undo, prob, reach):
     """Recheck the gain candidates (:func:`_gain_candidates`) with the full programme. Returns the
     undo-log length and whether a word was gained."""
     lmask, found, support, counters = state[1], state[2], state[3], state[4]
-    starts, lengths, letters, weights, flags, _, _, table, chunks, full, budget = prob
+    starts, lengths, letters, weights, flags, _, _, table, chunks, full, budget = prob[:11]
     changed = False
     for k in range(n_candidates):
         w = candidates[k]
@@ -553,7 +598,9 @@ def anneal(grids, lmasks, founds, supports, counters, stamps, best_grid, best_va
     free = np.flatnonzero(fixed_cell < 0)
     if free.shape[0] == 0:
         return 0
-    prob = (starts, lengths, letters, weights, flags, word_index, word_ptr, table, chunks, full, budget)
+    word_letters, word_repeated = _letter_masks(starts, lengths, letters)
+    prob = (starts, lengths, letters, weights, flags, word_index, word_ptr, table, chunks, full, budget, word_letters,
+            word_repeated)
     chains = (chain_sources, chain_targets, chain_adjacency)
     goal = (chain_sources.shape[0], min_count, min_score, penalty)
     elite = (best_grid, best_value, feasible_grid, feasible_value)
@@ -562,9 +609,10 @@ def anneal(grids, lmasks, founds, supports, counters, stamps, best_grid, best_va
     reach, undo, saved, pending, candidates = _scratch(lengths, budget)
     rng = np.zeros(1, dtype=np.uint64)
     spread = np.zeros(26, dtype=np.int64)
+    present = np.zeros(1, dtype=np.int64)
     scored = 0
     for k in range(grids.shape[0]):
-        state = (grids[k], lmasks[k], founds[k], supports[k], counters[k], stamps[k], spread)
+        state = (grids[k], lmasks[k], founds[k], supports[k], counters[k], stamps[k], spread, present)
         scored += _anneal_chain(state, steps, schedule, moves, prob, chains, goal, elite, reach, undo,
                                 saved, pending, candidates, rng)
     return scored
@@ -590,9 +638,9 @@ def _anneal_chain(state, steps, schedule, moves, prob, chains, goal, elite, reac
                   rng):
     """``steps`` proposals on one chain (``state``: its grid, letter masks, found words,
     supports, counters and stamps; the rest as :func:`anneal` packs it); proposals scored."""
-    grid, lmask, found, support, ctr, stamp, spread = state
+    grid, lmask, found, support, ctr, stamp, spread, present = state
     sweep, t_hot, ratio = schedule
-    _fill_spread(lmask, spread, prob[7], prob[8], prob[9])
+    _fill_spread(lmask, spread, present, prob[7], prob[8], prob[9])
     rng[0] = np.uint64(np.random.randint(1, 2**62))  # this call's stream, drawn from the thread's seed
     n_words = prob[3].shape[0]
     epoch = stamp[n_words]  # the last slot keeps the chain's epoch counter
@@ -642,14 +690,14 @@ def _restart(state, moves, prob, chains, goal, best_grid, reach, rng):
     its penalised value."""
     grid, lmask, found, support, ctr = state[0], state[1], state[2], state[3], state[4]
     free, kick, letter_cdf = moves[0], moves[2], moves[3]
-    starts, lengths, letters, weights, flags, _, _, table, chunks, full, budget = prob
+    starts, lengths, letters, weights, flags, _, _, table, chunks, full, budget = prob[:11]
     _copy(best_grid, grid)
     for _k in range(kick):
         cell = free[_below(free.shape[0], rng)]
         grid[cell] = np.searchsorted(letter_cdf, _uniform(rng), side="right")
     rescore(grid, lmask, found, support, ctr, starts, lengths, letters, weights, flags, table, chunks, full,
             budget, reach, chains[0], chains[1], chains[2])
-    _fill_spread(lmask, state[6], table, chunks, full)
+    _fill_spread(lmask, state[6], state[7], table, chunks, full)
     ctr[STEP] = 0
     return objective(ctr, goal[0], goal[1], goal[2], goal[3])[0]
 
