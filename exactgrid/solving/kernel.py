@@ -481,26 +481,85 @@ def _recheck_pending(pending, n_pending, state, prob, reach):
     return changed
 
 
+@njit(cache=True, nogil=True)
+def _by_weight(word_index, word_ptr, weights, flags):
+    """Each letter's words (``word_index[word_ptr[x]:word_ptr[x + 1]]``) heaviest first, and per
+    entry ``rest[q]``: the weight, count and required count of the words that are not forbidden
+    from entry ``q`` to its letter's last (the most those words can add to the score)."""
+    order = np.empty_like(word_index)
+    rest = np.zeros((word_index.shape[0], 3), dtype=np.int64)
+    for x in range(26):
+        lo, hi = word_ptr[x], word_ptr[x + 1]
+        words = word_index[lo:hi]
+        ranked = words[np.argsort(-weights[words], kind="mergesort")]
+        score = count = required = 0
+        for q in range(hi - 1, lo - 1, -1):
+            w = ranked[q - lo]
+            order[q] = w
+            if not flags[w] & FORBIDDEN:
+                score += weights[w]
+                count += 1
+                required += 1 if flags[w] & REQUIRED else 0
+            rest[q, 0] = score
+            rest[q, 1] = count
+            rest[q, 2] = required
+    return order, rest
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _value_bound(counters, freed, gain_score, gain_count, gain_required, goal):
+    """The penalised value once words worth ``gain_score`` (``gain_count`` words,
+    ``gain_required`` of them required) are gained and ``freed`` forbidden words lost, from the
+    counters as they stand, every chain holding: an upper bound when those words hold every word
+    that can be gained."""
+    score = counters[SCORE] + gain_score
+    count = counters[FOUND] + gain_count
+    violations = counters[MISSING] - gain_required + counters[PRESENT] - freed
+    if count < goal[1]:
+        violations += goal[1] - count
+    short = goal[2] - score if score < goal[2] else 0
+    return score - goal[3] * violations - short
+
+
 @njit(cache=True, nogil=True, _nrt=False)
-def _gain_candidates(letter, bit, state, epoch, prob, candidates, n_candidates):
-    """Append to ``candidates`` the unfound words holding ``letter`` that setting the cell ``bit``
-    to it may complete (:func:`_pairs_allow`, the more selective, then :func:`_may_gain`), each
-    stamped so that a swap's other cell does not add it again; the new number of candidates."""
-    lmask, found, stamp, spread, present = state[1], state[2], state[5], state[6], state[7][0]
-    starts, lengths, letters, word_index, word_ptr = prob[0], prob[1], prob[2], prob[5], prob[6]
+def _gain_candidates(letter, bit, state, epoch, prob, lists, n_candidates, other, threshold, freed, goal):
+    """Append to ``lists[0]`` the unfound words holding ``letter`` that setting the cell ``bit``
+    to it may complete (:func:`_letters_allow`, then :func:`_pairs_allow`, the more selective,
+    then :func:`_may_gain`), each stamped so that a swap's other cell does not add it again, and
+    add their worth to ``lists[3]`` (:func:`_value_bound`'s ``gain``).
+
+    The words are taken heaviest first (``lists[1]``), so that what the rest can still add
+    (``lists[2]``, and the whole of the swap's ``other`` letter if ``other >= 0``) soon cannot
+    reach the ``threshold``: the proposal is then rejected without testing the lighter words.
+    Returns the new number of candidates and whether the proposal is rejected."""
+    lmask, found, stamp, spread, present, ctr = state[1], state[2], state[5], state[6], state[7][0], state[4]
+    starts, lengths, letters, word_ptr = prob[0], prob[1], prob[2], prob[6]
     table, chunks, full, budget, word_letters, word_repeated = prob[7], prob[8], prob[9], prob[10], prob[11], prob[12]
+    candidates, order, rest, gain = lists
+    weights, flags = prob[3], prob[4]
     near = _dilate(bit, table, chunks, full)
+    other_score, other_count, other_required = 0, 0, 0
+    if other >= 0:
+        other_score, other_count, other_required = rest[other, 0], rest[other, 1], rest[other, 2]
     for q in range(word_ptr[letter], word_ptr[letter + 1]):
-        w = word_index[q]
+        w = order[q]
         if (stamp[w] == epoch or found[w] >= 0
-                or not _letters_allow(w, present, word_letters, word_repeated, budget)
-                or not _pairs_allow(w, starts, lengths, letters, lmask, spread, budget)
+                or not _letters_allow(w, present, word_letters, word_repeated, budget)):
+            continue
+        if _value_bound(ctr, freed, gain[0] + rest[q, 0] + other_score, gain[1] + rest[q, 1] + other_count,
+                        gain[2] + rest[q, 2] + other_required, goal) < threshold:
+            return n_candidates, True
+        if (not _pairs_allow(w, starts, lengths, letters, lmask, spread, budget)
                 or not _may_gain(w, letter, near, starts, lengths, letters, lmask, budget)):
             continue
         stamp[w] = epoch
         candidates[n_candidates] = w
         n_candidates += 1
-    return n_candidates
+        if not flags[w] & FORBIDDEN:
+            gain[0] += weights[w]
+            gain[1] += 1
+            gain[2] += 1 if flags[w] & REQUIRED else 0
+    return n_candidates, False
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -522,28 +581,6 @@ def _gains(candidates, n_candidates, state, undo, n_undo, prob, reach):
         support[w, 0] = s1
         support[w, 1] = s2
     return n_undo, changed
-
-
-@njit(cache=True, nogil=True, _nrt=False)
-def _best_gain(candidates, n_candidates, freed, counters, weights, flags, min_count, min_score, penalty):
-    """An upper bound of the penalised value after every gain candidate is gained (every chain
-    then holding) and ``freed`` forbidden words lost, from the counters as they stand."""
-    score = counters[SCORE]
-    count = counters[FOUND]
-    missing = counters[MISSING]
-    for k in range(n_candidates):
-        w = candidates[k]
-        if flags[w] & FORBIDDEN:
-            continue
-        score += weights[w]
-        count += 1
-        if flags[w] & REQUIRED:
-            missing -= 1
-    violations = missing + counters[PRESENT] - freed
-    if count < min_count:
-        violations += min_count - count
-    short = min_score - score if score < min_score else 0
-    return score - penalty * violations - short
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -607,6 +644,8 @@ def anneal(grids, lmasks, founds, supports, counters, stamps, best_grid, best_va
     moves = (free, swap_share, kick, letter_cdf)
     schedule = (sweep, t_hot, t_cold / t_hot)
     reach, undo, saved, pending, candidates = _scratch(lengths, budget)
+    order, rest = _by_weight(word_index, word_ptr, weights, flags)
+    lists = (candidates, order, rest, np.zeros(3, dtype=np.int64))
     rng = np.zeros(1, dtype=np.uint64)
     spread = np.zeros(26, dtype=np.int64)
     present = np.zeros(1, dtype=np.int64)
@@ -614,7 +653,7 @@ def anneal(grids, lmasks, founds, supports, counters, stamps, best_grid, best_va
     for k in range(grids.shape[0]):
         state = (grids[k], lmasks[k], founds[k], supports[k], counters[k], stamps[k], spread, present)
         scored += _anneal_chain(state, steps, schedule, moves, prob, chains, goal, elite, reach, undo,
-                                saved, pending, candidates, rng)
+                                saved, pending, lists, rng)
     return scored
 
 
@@ -634,8 +673,7 @@ def _scratch(lengths, budget):
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _anneal_chain(state, steps, schedule, moves, prob, chains, goal, elite, reach, undo, saved, pending, candidates,
-                  rng):
+def _anneal_chain(state, steps, schedule, moves, prob, chains, goal, elite, reach, undo, saved, pending, lists, rng):
     """``steps`` proposals on one chain (``state``: its grid, letter masks, found words,
     supports, counters and stamps; the rest as :func:`anneal` packs it); proposals scored."""
     grid, lmask, found, support, ctr, stamp, spread, present = state
@@ -667,7 +705,7 @@ def _anneal_chain(state, steps, schedule, moves, prob, chains, goal, elite, reac
                 continue
         epoch += 1
         n_undo, changed, threshold, rejected = _propose(c1, b, c2, value, temperature, state, epoch, undo, pending,
-                                                        candidates, prob, goal, reach, rng)
+                                                        lists, prob, goal, reach, rng)
         scored += 1
         if not rejected:
             new_value, new_ok = _settle(changed, found, ctr, chains, goal)
@@ -717,23 +755,25 @@ def _draw_cells(grid, free, swap_share, rng):
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _propose(c1, b, c2, value, temperature, state, epoch, undo, pending, candidates, prob, goal, reach, rng):
+def _propose(c1, b, c2, value, temperature, state, epoch, undo, pending, lists, prob, goal, reach, rng):
     """Set cell ``c1`` to letter ``b`` or, when ``c2 >= 0``, swap the letters of ``c1`` and
     ``c2`` (``b`` is then ``c2``'s letter), and score the result as far as the Metropolis
     test needs. Every cell is set first, so each recheck reads the final grid; then:
 
     1. the losses (:func:`_losses`): words kept by a spare alteration or lost by the pair test
        cost nothing more; the rest are pending;
-    2. the gain candidates (:func:`_gain_candidates`): the unfound words the cheap tests allow;
-    3. the threshold is drawn, and the proposal rejected when even keeping every pending word
-       and gaining every candidate (:func:`_best_gain`) cannot reach it;
+    2. the threshold is drawn;
+    3. the gain candidates (:func:`_gain_candidates`): the unfound words the cheap tests allow,
+       heaviest first; the proposal is rejected as soon as even keeping every pending word and
+       gaining every candidate and every word still untested cannot reach the threshold;
     4. the pending words are rechecked, and the bound tested again with the losses exact;
     5. the candidates are rechecked (:func:`_gains`).
 
     Returns the undo-log length, whether the found set changed, the threshold, and whether the
     proposal is already rejected."""
     grid, ctr = state[0], state[4]
-    weights, flags = prob[3], prob[4]
+    flags, word_ptr = prob[4], prob[6]
+    candidates, gain = lists[0], lists[3]
     a = grid[c1]
     _set(c1, b, state, prob)
     if c2 >= 0:
@@ -744,20 +784,27 @@ def _propose(c1, b, c2, value, temperature, state, epoch, undo, pending, candida
         n_undo, lost, n_pending = _losses(b, np.int64(1) << c2, state, epoch, undo, n_undo, pending, n_pending,
                                           prob)
         changed |= lost
-    # candidates after every loss: a word the losses stamped is settled and never a candidate
-    n_candidates = _gain_candidates(b, bit1, state, epoch, prob, candidates, 0)
-    if c2 >= 0:
-        n_candidates = _gain_candidates(a, np.int64(1) << c2, state, epoch, prob, candidates, n_candidates)
     threshold = value + temperature * np.log(1.0 - _uniform(rng))
     freed = 0  # pending forbidden words: the bound assumes them lost
     for k in range(n_pending):
         if flags[pending[k]] & FORBIDDEN:
             freed += 1
-    if _best_gain(candidates, n_candidates, freed, ctr, weights, flags, goal[1], goal[2], goal[3]) < threshold:
+    # candidates after every loss: a word the losses stamped is settled and never a candidate
+    gain[0] = gain[1] = gain[2] = 0
+    other = word_ptr[a] if c2 >= 0 and word_ptr[a] < word_ptr[a + 1] else -1  # a swap: what ``a`` can add
+    n_candidates, rejected = _gain_candidates(b, bit1, state, epoch, prob, lists, 0, other, threshold, freed, goal)
+    if rejected:
+        return n_undo, changed, threshold, True
+    if c2 >= 0:
+        n_candidates, rejected = _gain_candidates(a, np.int64(1) << c2, state, epoch, prob, lists, n_candidates,
+                                                  -1, threshold, freed, goal)
+        if rejected:
+            return n_undo, changed, threshold, True
+    if _value_bound(ctr, freed, gain[0], gain[1], gain[2], goal) < threshold:
         return n_undo, changed, threshold, True
     if n_pending > 0:
         changed |= _recheck_pending(pending, n_pending, state, prob, reach)
-        if _best_gain(candidates, n_candidates, 0, ctr, weights, flags, goal[1], goal[2], goal[3]) < threshold:
+        if _value_bound(ctr, 0, gain[0], gain[1], gain[2], goal) < threshold:
             return n_undo, changed, threshold, True
     n_undo, won = _gains(candidates, n_candidates, state, undo, n_undo, prob, reach)
     return n_undo, changed | won, threshold, False
