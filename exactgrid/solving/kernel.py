@@ -338,16 +338,23 @@ def _letters_allow(w, present, word_letters, word_repeated, budget):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _u(index):
+    """``index`` (never negative) as an unsigned integer: numba then indexes an array without the
+    test for a negative index (counting from the end), a tenth of the hot loops' instructions."""
+    return np.uint64(index)
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _pairs_allow(w, starts, lengths, letters, lmask, spread, budget):
     """A necessary condition for word ``w`` to be spelled, far cheaper than :func:`check_word`:
     each pair of consecutive letters ``xy`` is read by an x cell next to a y cell, but for pairs
     touching an altered position. The fewest positions touching every failing pair (a greedy
     cover, exact on a line) must fit in the budget."""
-    s = starts[w]
+    s = starts[_u(w)]
     used = 0
     altered = -1
-    for i in range(lengths[w] - 1):
-        if (spread[letters[s + i]] & lmask[letters[s + i + 1]]) == 0 and altered != i:
+    for i in range(lengths[_u(w)] - 1):
+        if (spread[_u(letters[_u(s + i)])] & lmask[_u(letters[_u(s + i + 1)])]) == 0 and altered != i:
             altered = i + 1
             used += 1
             if used > budget:
