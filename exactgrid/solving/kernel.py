@@ -79,6 +79,13 @@ columns, with ``table[0, :3]`` = (columns, cells not in the first column, not in
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _u(index):
+    """``index`` (never negative) as an unsigned integer: numba then indexes an array without the
+    test for a negative index (counting from the end), a tenth of the hot loops' instructions."""
+    return np.uint64(index)
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _dilate(mask, table, chunks, full):
     """Cells one move from the cells of ``mask``: by shifts on a rectangle (``chunks`` KING or
     ROOK), else by ``table[k, byte]``, the neighbours of the cells of byte ``k`` of the mask."""
@@ -89,7 +96,7 @@ def _dilate(mask, table, chunks, full):
         return (h | (f << cols) | (f >> cols)) & full
     out = np.int64(0)
     for k in range(chunks):
-        out |= table[k, (mask >> (8 * k)) & 255]
+        out |= table[_u(k), _u((mask >> (8 * k)) & 255)]
     return out
 
 
@@ -102,21 +109,21 @@ def check_word(w, starts, lengths, letters, lmask, table, chunks, full, budget, 
     (cells read with their own letter) of one witness walk with the fewest alterations; and
     how many alterations it uses (the budget when it reads a cell twice: then changing that
     cell costs two). ``reach`` is scratch, shape (longest word, budget + 1)."""
-    s = starts[w]
-    n = lengths[w]
-    reach[0, 0] = lmask[letters[s]]
+    s = starts[_u(w)]
+    n = lengths[_u(w)]
+    reach[0, 0] = lmask[_u(letters[_u(s)])]
     for j in range(1, budget + 1):
-        reach[0, j] = full
+        reach[0, _u(j)] = full
     for i in range(1, n):
-        m = lmask[letters[s + i]]
+        m = lmask[_u(letters[_u(s + i)])]
         alive = np.int64(0)
         before = np.int64(0)
         for j in range(budget + 1):
-            spread = _dilate(reach[i - 1, j], table, chunks, full)
+            spread = _dilate(reach[_u(i - 1), _u(j)], table, chunks, full)
             v = spread & m
             if j > 0:
                 v |= before
-            reach[i, j] = v
+            reach[_u(i), _u(j)] = v
             before = spread
             alive |= v
         if alive == 0:
@@ -136,17 +143,17 @@ def _witness(s, n, budget, letters, lmask, table, chunks, full, reach, avoid):
     """Backtrack one witness walk from the reach layers (fewest alterations; cells outside
     ``avoid`` preferred): its support, and the alterations it cannot spare (-1: no walk)."""
     j = 0
-    while j <= budget and reach[n - 1, j] == 0:
+    while j <= budget and reach[_u(n - 1), _u(j)] == 0:
         j += 1
     if j > budget:
         return np.int64(0), -1
     used = 0
-    e = _pick(reach[n - 1, j], avoid)
+    e = _pick(reach[_u(n - 1), _u(j)], avoid)
     support = np.int64(0)
     for i in range(n - 1, 0, -1):
         near = _dilate(e, table, chunks, full)
-        if (e & lmask[letters[s + i]]) != 0:
-            p = near & reach[i - 1, j]
+        if (e & lmask[_u(letters[_u(s + i)])]) != 0:
+            p = near & reach[_u(i - 1), _u(j)]
             if p != 0:
                 if support & e:
                     used = budget  # a cell read twice: changing it costs two alterations
@@ -155,8 +162,8 @@ def _witness(s, n, budget, letters, lmask, table, chunks, full, reach, avoid):
                 continue
         j -= 1  # an alteration here (the programme guarantees a predecessor)
         used += 1
-        e = _pick(near & reach[i - 1, j], avoid)
-    if (e & lmask[letters[s]]) != 0:
+        e = _pick(near & reach[_u(i - 1), _u(j)], avoid)
+    if (e & lmask[_u(letters[_u(s)])]) != 0:
         if support & e:
             used = budget
         support |= e
@@ -331,17 +338,10 @@ def _letters_allow(w, present, word_letters, word_repeated, budget):
     """A necessary condition for word ``w`` to be spelled, cheaper still than
     :func:`_pairs_allow`: every position holding a letter absent from the grid is altered, and a
     letter the word holds twice costs two alterations."""
-    absent = word_letters[w] & ~present
+    absent = word_letters[_u(w)] & ~present
     if absent == 0:
         return True
-    return _popcount(absent) + _popcount(absent & word_repeated[w]) <= budget
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _u(index):
-    """``index`` (never negative) as an unsigned integer: numba then indexes an array without the
-    test for a negative index (counting from the end), a tenth of the hot loops' instructions."""
-    return np.uint64(index)
+    return _popcount(absent) + _popcount(absent & word_repeated[_u(w)]) <= budget
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -367,15 +367,15 @@ def _may_gain(w, b, near, starts, lengths, letters, lmask, budget):
     """Whether setting the cell ``bit`` to letter ``b`` may complete word ``w``: a new walk reads
     the cell as ``b`` at some position, and its neighbours in the walk (other cells among
     ``near``, the cell's neighbours) read their own letters but for at most ``budget``."""
-    s = starts[w]
-    n = lengths[w]
+    s = starts[_u(w)]
+    n = lengths[_u(w)]
     for i in range(n):
-        if letters[s + i] != b:
+        if letters[_u(s + i)] != b:
             continue
         misses = 0
-        if i > 0 and (near & lmask[letters[s + i - 1]]) == 0:
+        if i > 0 and (near & lmask[_u(letters[_u(s + i - 1)])]) == 0:
             misses += 1
-        if i < n - 1 and (near & lmask[letters[s + i + 1]]) == 0:
+        if i < n - 1 and (near & lmask[_u(letters[_u(s + i + 1)])]) == 0:
             misses += 1
         if misses <= budget:
             return True
@@ -449,8 +449,8 @@ def _losses(letter, bit, state, epoch, undo, n_undo, pending, n_pending, prob):
     budget = prob[10]
     changed = False
     for q in range(word_ptr[letter], word_ptr[letter + 1]):
-        w = word_index[q]
-        if ((support[w, 0] | support[w, 1]) & bit) == 0 or found[w] < 0 or stamp[w] == epoch:
+        w = word_index[_u(q)]
+        if ((support[_u(w), 0] | support[_u(w), 1]) & bit) == 0 or found[_u(w)] < 0 or stamp[_u(w)] == epoch:
             continue
         stamp[w] = epoch
         n_undo = _log(w, found, support, undo, n_undo)
@@ -549,12 +549,12 @@ def _gain_candidates(letter, bit, state, epoch, prob, lists, n_candidates, other
     if other >= 0:
         other_score, other_count, other_required = rest[other, 0], rest[other, 1], rest[other, 2]
     for q in range(word_ptr[letter], word_ptr[letter + 1]):
-        w = order[q]
-        if (stamp[w] == epoch or found[w] >= 0
+        w = order[_u(q)]
+        if (stamp[_u(w)] == epoch or found[_u(w)] >= 0
                 or not _letters_allow(w, present, word_letters, word_repeated, budget)):
             continue
-        if _value_bound(ctr, freed, gain[0] + rest[q, 0] + other_score, gain[1] + rest[q, 1] + other_count,
-                        gain[2] + rest[q, 2] + other_required, goal) < threshold:
+        if _value_bound(ctr, freed, gain[0] + rest[_u(q), 0] + other_score, gain[1] + rest[_u(q), 1] + other_count,
+                        gain[2] + rest[_u(q), 2] + other_required, goal) < threshold:
             return n_candidates, True
         if (not _pairs_allow(w, starts, lengths, letters, lmask, spread, budget)
                 or not _may_gain(w, letter, near, starts, lengths, letters, lmask, budget)):
