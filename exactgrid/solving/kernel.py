@@ -434,7 +434,7 @@ def _count_flip(ok, w, counters, weights, flags):
         counters[PRESENT] += sign
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True, inline="always")
 def _losses(letter, bit, state, epoch, undo, n_undo, pending, n_pending, prob):
     """The found words that a change of cell ``bit`` from ``letter`` can lose (their support
     holds the cell): each is kept by a spare alteration, lost by the pair test
@@ -528,7 +528,7 @@ def _value_bound(counters, freed, gain_score, gain_count, gain_required, goal):
     return score - goal[3] * violations - short
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True, inline="always")
 def _gain_candidates(letter, bit, state, epoch, prob, lists, n_candidates, other, threshold, freed, goal):
     """Append to ``lists[0]`` the unfound words holding ``letter`` that setting the cell ``bit``
     to it may complete (:func:`_letters_allow`, then :func:`_pairs_allow`, the more selective,
@@ -761,7 +761,7 @@ def _draw_cells(grid, free, swap_share, rng):
     return c1, c2
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True, inline="always")
 def _propose(c1, b, c2, value, temperature, state, epoch, undo, pending, lists, prob, goal, reach, rng):
     """Set cell ``c1`` to letter ``b`` or, when ``c2 >= 0``, swap the letters of ``c1`` and
     ``c2`` (``b`` is then ``c2``'s letter), and score the result as far as the Metropolis
