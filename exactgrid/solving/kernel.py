@@ -785,11 +785,12 @@ def _propose(c1, b, c2, value, temperature, state, epoch, undo, pending, lists, 
     _set(c1, b, state, prob)
     if c2 >= 0:
         _set(c2, a, state, prob)
-    bit1 = np.int64(1) << c1
-    n_undo, changed, n_pending = _losses(a, bit1, state, epoch, undo, 0, pending, 0, prob)
-    if c2 >= 0:
-        n_undo, lost, n_pending = _losses(b, np.int64(1) << c2, state, epoch, undo, n_undo, pending, n_pending,
-                                          prob)
+    # one call site per inlined function, for both cells of a swap: half the compiled code
+    sides = 2 if c2 >= 0 else 1
+    n_undo, n_pending, changed = 0, 0, False
+    for side in range(sides):
+        n_undo, lost, n_pending = _losses(a if side == 0 else b, np.int64(1) << (c1 if side == 0 else c2), state,
+                                          epoch, undo, n_undo, pending, n_pending, prob)
         changed |= lost
     threshold = value + temperature * np.log(1.0 - _uniform(rng))
     freed = 0  # pending forbidden words: the bound assumes them lost
@@ -799,12 +800,11 @@ def _propose(c1, b, c2, value, temperature, state, epoch, undo, pending, lists, 
     # candidates after every loss: a word the losses stamped is settled and never a candidate
     gain[0] = gain[1] = gain[2] = 0
     other = word_ptr[a] if c2 >= 0 and word_ptr[a] < word_ptr[a + 1] else -1  # a swap: what ``a`` can add
-    n_candidates, rejected = _gain_candidates(b, bit1, state, epoch, prob, lists, 0, other, threshold, freed, goal)
-    if rejected:
-        return n_undo, changed, threshold, True
-    if c2 >= 0:
-        n_candidates, rejected = _gain_candidates(a, np.int64(1) << c2, state, epoch, prob, lists, n_candidates,
-                                                  -1, threshold, freed, goal)
+    n_candidates = 0
+    for side in range(sides):
+        n_candidates, rejected = _gain_candidates(b if side == 0 else a, np.int64(1) << (c1 if side == 0 else c2),
+                                                  state, epoch, prob, lists, n_candidates, other if side == 0 else -1,
+                                                  threshold, freed, goal)
         if rejected:
             return n_undo, changed, threshold, True
     if _value_bound(ctr, freed, gain[0], gain[1], gain[2], goal) < threshold:
