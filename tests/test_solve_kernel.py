@@ -148,6 +148,25 @@ def test_the_pair_and_letter_tests_never_refute_a_word_the_scorer_finds(question
     assert refuted > 0 and by_letters > 0  # the tests refute something on these grids
 
 
+@pytest.mark.parametrize("question", [CASES[0], CASES[5]])
+def test_gain_candidates_are_taken_heaviest_first_with_what_the_rest_can_add(question: Question) -> None:
+    # the early rejection of a proposal rests on rest[q]: the most the words of a letter's list
+    # from entry q on can add (forbidden words add nothing: gaining one only costs)
+    p = SearchProblem.build(question)
+    order, rest = kernel._by_weight(p.word_index, p.word_ptr, p.weights, p.flags)
+    forbidden = set(question.forbidden)
+    required = set(question.required_words)
+    for x in range(26):
+        lo, hi = p.word_ptr[x], p.word_ptr[x + 1]
+        assert sorted(order[lo:hi].tolist()) == sorted(p.word_index[lo:hi].tolist())
+        assert all(p.weights[order[q]] >= p.weights[order[q + 1]] for q in range(lo, hi - 1))
+        for q in range(lo, hi):
+            tail = [p.words[w] for w in order[q:hi].tolist() if p.words[w] not in forbidden]
+            assert rest[q].tolist() == [sum(int(p.weights[p.words.index(word)]) for word in tail), len(tail),
+                                        sum(word in required for word in tail)]
+    assert (rest >= 0).all() and rest[:, 0].max() > 0
+
+
 @pytest.mark.parametrize("question", [CASES[0], CASES[2], CASES[5]])
 def test_swaps_and_changes_keep_the_incremental_state_equal_to_a_fresh_rescore(question: Question) -> None:
     q = question

@@ -12,8 +12,17 @@ not matter). Changing cell ``c`` from letter ``a`` to ``b`` then rechecks only
 Before a recheck, a letter-pair test (:func:`_pairs_allow`: every pair of consecutive letters
 held by adjacent cells, but for pairs next to an altered position) settles most of these words
 at the cost of a few mask operations: most candidate gains fail it, and so do most real losses.
-A proposal sets its cells first, then rechecks losses, draws the Metropolis threshold, and
-stops as soon as even the best case cannot reach it (:func:`_propose`).
+A candidate gain first passes an O(1) letter test (:func:`_letters_allow`: letters absent from
+the grid must fit in the budget). A proposal sets its cells first, then settles the losses the
+pair test can, draws the Metropolis threshold, collects the gain candidates heaviest first, and
+stops as soon as even the best case (pending losses kept, every candidate and every untested
+word gained) cannot reach it (:func:`_propose`); the full programme runs only after that. The
+order of the tests never changes the chain: only how soon a rejection is known.
+
+Speed notes, measured (docs/benchmarks.md): array indices in the hot loops are unsigned
+(:func:`_u`), which spares numba's test for a negative index; the per-proposal functions are
+inlined into the annealing loop, each at one call site, since a call passes every array of its
+tuples on the stack.
 
 A recheck runs the finder's dynamic programme (``reach[j]``: cells where a walk spelling the
 prefix can end with at most ``j`` alterations) on 64-bit cell masks, and backtracks one
@@ -80,8 +89,8 @@ columns, with ``table[0, :3]`` = (columns, cells not in the first column, not in
 
 @njit(cache=True, nogil=True, inline="always")
 def _u(index):
-    """``index`` (never negative) as an unsigned integer: numba then indexes an array without the
-    test for a negative index (counting from the end), a tenth of the hot loops' instructions."""
+    """``index`` (never negative) as an unsigned integer: numba then indexes an array without
+    its wraparound code for a negative index (counting from the end) in the hot loops."""
     return np.uint64(index)
 
 
