@@ -118,23 +118,53 @@ def test_chain_gap_counts_the_words_a_chain_still_needs() -> None:
 
 
 @pytest.mark.parametrize("question", [CASES[0], CASES[1], CASES[2], CASES[3], CASES[4]])
-def test_the_pair_test_never_refutes_a_word_the_scorer_finds(question: Question) -> None:
+def test_the_pair_and_letter_tests_never_refute_a_word_the_scorer_finds(question: Question) -> None:
     # _pairs_allow is a shortcut past the full programme: a word it refutes must be absent
     q = question
     problem = SearchProblem.build(q)
     scorer = Scorer(q.board, q.words, q.budget)
     states = ChainStates.start(problem, problem.random_grids(40, np.random.default_rng(11)))
     spread = np.zeros(26, dtype=np.int64)
-    refuted = 0
+    present = np.zeros(1, dtype=np.int64)
+    word_letters, word_repeated = kernel._letter_masks(problem.starts, problem.lengths, problem.letters)
+    refuted = by_letters = 0
     for k in range(len(states.grids)):
-        found = set(scorer.found_words(grid_text(states.grids[k])))
-        kernel._fill_spread(states.lmasks[k], spread, problem.table, problem.chunks, problem.full)
+        grid = grid_text(states.grids[k])
+        found = set(scorer.found_words(grid))
+        kernel._fill_spread(states.lmasks[k], spread, present, problem.table, problem.chunks, problem.full)
+        assert present[0] == sum(1 << (ord(letter) - 65) for letter in set(grid))
         for w, word in enumerate(problem.words):
             allowed = kernel._pairs_allow(w, problem.starts, problem.lengths, problem.letters, states.lmasks[k],
                                           spread, problem.budget)
-            assert allowed or word not in found, (grid_text(states.grids[k]), word)
+            assert allowed or word not in found, (grid, word)
             refuted += not allowed
-    assert refuted > 0  # the test refutes something on these grids
+            # the letter test: absent letters, twice for a letter the word repeats, within the budget
+            absent = [letter for letter in word if letter not in grid]
+            expected = len(set(absent)) + len({x for x in absent if absent.count(x) > 1}) <= problem.budget
+            letters_allow = kernel._letters_allow(w, present[0], word_letters, word_repeated, problem.budget)
+            assert letters_allow == expected, (grid, word)
+            assert letters_allow or word not in found, (grid, word)
+            by_letters += not letters_allow
+    assert refuted > 0 and by_letters > 0  # the tests refute something on these grids
+
+
+@pytest.mark.parametrize("question", [CASES[0], CASES[5]])
+def test_gain_candidates_are_taken_heaviest_first_with_what_the_rest_can_add(question: Question) -> None:
+    # the early rejection of a proposal rests on rest[q]: the most the words of a letter's list
+    # from entry q on can add (forbidden words add nothing: gaining one only costs)
+    p = SearchProblem.build(question)
+    order, rest = kernel._by_weight(p.word_index, p.word_ptr, p.weights, p.flags)
+    forbidden = set(question.forbidden)
+    required = set(question.required_words)
+    for x in range(26):
+        lo, hi = p.word_ptr[x], p.word_ptr[x + 1]
+        assert sorted(order[lo:hi].tolist()) == sorted(p.word_index[lo:hi].tolist())
+        assert all(p.weights[order[q]] >= p.weights[order[q + 1]] for q in range(lo, hi - 1))
+        for q in range(lo, hi):
+            tail = [p.words[w] for w in order[q:hi].tolist() if p.words[w] not in forbidden]
+            assert rest[q].tolist() == [sum(int(p.weights[p.words.index(word)]) for word in tail), len(tail),
+                                        sum(word in required for word in tail)]
+    assert (rest >= 0).all() and rest[:, 0].max() > 0
 
 
 @pytest.mark.parametrize("question", [CASES[0], CASES[2], CASES[5]])

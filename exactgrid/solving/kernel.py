@@ -12,8 +12,17 @@ not matter). Changing cell ``c`` from letter ``a`` to ``b`` then rechecks only
 Before a recheck, a letter-pair test (:func:`_pairs_allow`: every pair of consecutive letters
 held by adjacent cells, but for pairs next to an altered position) settles most of these words
 at the cost of a few mask operations: most candidate gains fail it, and so do most real losses.
-A proposal sets its cells first, then rechecks losses, draws the Metropolis threshold, and
-stops as soon as even the best case cannot reach it (:func:`_propose`).
+A candidate gain first passes an O(1) letter test (:func:`_letters_allow`: letters absent from
+the grid must fit in the budget). A proposal sets its cells first, then settles the losses the
+pair test can, draws the Metropolis threshold, collects the gain candidates heaviest first, and
+stops as soon as even the best case (pending losses kept, every candidate and every untested
+word gained) cannot reach it (:func:`_propose`); the full programme runs only after that. The
+order of the tests never changes the chain: only how soon a rejection is known.
+
+Speed notes, measured (docs/benchmarks.md): array indices in the hot loops are unsigned
+(:func:`_u`), which spares numba's test for a negative index; the per-proposal functions are
+inlined into the annealing loop, each at one call site, since a call passes every array of its
+tuples on the stack.
 
 A recheck runs the finder's dynamic programme (``reach[j]``: cells where a walk spelling the
 prefix can end with at most ``j`` alterations) on 64-bit cell masks, and backtracks one
@@ -79,6 +88,13 @@ columns, with ``table[0, :3]`` = (columns, cells not in the first column, not in
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _u(index):
+    """``index`` (never negative) as an unsigned integer: numba then indexes an array without
+    its wraparound code for a negative index (counting from the end) in the hot loops."""
+    return np.uint64(index)
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _dilate(mask, table, chunks, full):
     """Cells one move from the cells of ``mask``: by shifts on a rectangle (``chunks`` KING or
     ROOK), else by ``table[k, byte]``, the neighbours of the cells of byte ``k`` of the mask."""
@@ -89,7 +105,7 @@ def _dilate(mask, table, chunks, full):
         return (h | (f << cols) | (f >> cols)) & full
     out = np.int64(0)
     for k in range(chunks):
-        out |= table[k, (mask >> (8 * k)) & 255]
+        out |= table[_u(k), _u((mask >> (8 * k)) & 255)]
     return out
 
 
@@ -102,21 +118,21 @@ def check_word(w, starts, lengths, letters, lmask, table, chunks, full, budget, 
     (cells read with their own letter) of one witness walk with the fewest alterations; and
     how many alterations it uses (the budget when it reads a cell twice: then changing that
     cell costs two). ``reach`` is scratch, shape (longest word, budget + 1)."""
-    s = starts[w]
-    n = lengths[w]
-    reach[0, 0] = lmask[letters[s]]
+    s = starts[_u(w)]
+    n = lengths[_u(w)]
+    reach[0, 0] = lmask[_u(letters[_u(s)])]
     for j in range(1, budget + 1):
-        reach[0, j] = full
+        reach[0, _u(j)] = full
     for i in range(1, n):
-        m = lmask[letters[s + i]]
+        m = lmask[_u(letters[_u(s + i)])]
         alive = np.int64(0)
         before = np.int64(0)
         for j in range(budget + 1):
-            spread = _dilate(reach[i - 1, j], table, chunks, full)
+            spread = _dilate(reach[_u(i - 1), _u(j)], table, chunks, full)
             v = spread & m
             if j > 0:
                 v |= before
-            reach[i, j] = v
+            reach[_u(i), _u(j)] = v
             before = spread
             alive |= v
         if alive == 0:
@@ -136,17 +152,17 @@ def _witness(s, n, budget, letters, lmask, table, chunks, full, reach, avoid):
     """Backtrack one witness walk from the reach layers (fewest alterations; cells outside
     ``avoid`` preferred): its support, and the alterations it cannot spare (-1: no walk)."""
     j = 0
-    while j <= budget and reach[n - 1, j] == 0:
+    while j <= budget and reach[_u(n - 1), _u(j)] == 0:
         j += 1
     if j > budget:
         return np.int64(0), -1
     used = 0
-    e = _pick(reach[n - 1, j], avoid)
+    e = _pick(reach[_u(n - 1), _u(j)], avoid)
     support = np.int64(0)
     for i in range(n - 1, 0, -1):
         near = _dilate(e, table, chunks, full)
-        if (e & lmask[letters[s + i]]) != 0:
-            p = near & reach[i - 1, j]
+        if (e & lmask[_u(letters[_u(s + i)])]) != 0:
+            p = near & reach[_u(i - 1), _u(j)]
             if p != 0:
                 if support & e:
                     used = budget  # a cell read twice: changing it costs two alterations
@@ -155,8 +171,8 @@ def _witness(s, n, budget, letters, lmask, table, chunks, full, reach, avoid):
                 continue
         j -= 1  # an alteration here (the programme guarantees a predecessor)
         used += 1
-        e = _pick(near & reach[i - 1, j], avoid)
-    if (e & lmask[letters[s]]) != 0:
+        e = _pick(near & reach[_u(i - 1), _u(j)], avoid)
+    if (e & lmask[_u(letters[_u(s)])]) != 0:
         if support & e:
             used = budget
         support |= e
@@ -274,8 +290,9 @@ def rescore(grid, lmask, found, support, counters, starts, lengths, letters, wei
 
 @njit(cache=True, nogil=True, inline="always")
 def _set(cell, letter, state, prob):
-    """Set ``cell`` to ``letter`` in a chain's grid, its letter masks and their spreads."""
-    grid, lmask, spread = state[0], state[1], state[6]
+    """Set ``cell`` to ``letter`` in a chain's grid, its letter masks, their spreads and the
+    mask of letters present."""
+    grid, lmask, spread, present = state[0], state[1], state[6], state[7]
     table, chunks, full = prob[7], prob[8], prob[9]
     bit = np.int64(1) << cell
     old = grid[cell]
@@ -284,13 +301,56 @@ def _set(cell, letter, state, prob):
     grid[cell] = letter
     spread[old] = _dilate(lmask[old], table, chunks, full)
     spread[letter] = _dilate(lmask[letter], table, chunks, full)
+    if lmask[old] == 0:
+        present[0] &= ~(np.int64(1) << old)
+    present[0] |= np.int64(1) << letter
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _fill_spread(lmask, spread, table, chunks, full):
-    """``spread[x]``: the cells one move from a cell holding letter ``x``."""
+def _fill_spread(lmask, spread, present, table, chunks, full):
+    """``spread[x]``: the cells one move from a cell holding letter ``x``; ``present[0]``: the
+    letters on the grid, as a mask."""
+    letters_present = np.int64(0)
     for x in range(26):
         spread[x] = _dilate(lmask[x], table, chunks, full)
+        if lmask[x] != 0:
+            letters_present |= np.int64(1) << x
+    present[0] = letters_present
+
+
+@njit(cache=True, nogil=True)
+def _letter_masks(starts, lengths, letters):
+    """Per word, the mask of its letters and the mask of the letters it holds twice or more."""
+    n_words = lengths.shape[0]
+    once = np.zeros(n_words, dtype=np.int64)
+    repeated = np.zeros(n_words, dtype=np.int64)
+    for w in range(n_words):
+        for i in range(starts[w], starts[w] + lengths[w]):
+            bit = np.int64(1) << letters[i]
+            repeated[w] |= once[w] & bit
+            once[w] |= bit
+    return once, repeated
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _popcount(x):
+    """The number of set bits of ``x`` (a non-negative mask)."""
+    count = 0
+    while x != 0:
+        x &= x - 1
+        count += 1
+    return count
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _letters_allow(w, present, word_letters, word_repeated, budget):
+    """A necessary condition for word ``w`` to be spelled, cheaper still than
+    :func:`_pairs_allow`: every position holding a letter absent from the grid is altered, and a
+    letter the word holds twice costs two alterations."""
+    absent = word_letters[_u(w)] & ~present
+    if absent == 0:
+        return True
+    return _popcount(absent) + _popcount(absent & word_repeated[_u(w)]) <= budget
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -299,11 +359,11 @@ def _pairs_allow(w, starts, lengths, letters, lmask, spread, budget):
     each pair of consecutive letters ``xy`` is read by an x cell next to a y cell, but for pairs
     touching an altered position. The fewest positions touching every failing pair (a greedy
     cover, exact on a line) must fit in the budget."""
-    s = starts[w]
+    s = starts[_u(w)]
     used = 0
     altered = -1
-    for i in range(lengths[w] - 1):
-        if (spread[letters[s + i]] & lmask[letters[s + i + 1]]) == 0 and altered != i:
+    for i in range(lengths[_u(w)] - 1):
+        if (spread[_u(letters[_u(s + i)])] & lmask[_u(letters[_u(s + i + 1)])]) == 0 and altered != i:
             altered = i + 1
             used += 1
             if used > budget:
@@ -316,15 +376,15 @@ def _may_gain(w, b, near, starts, lengths, letters, lmask, budget):
     """Whether setting the cell ``bit`` to letter ``b`` may complete word ``w``: a new walk reads
     the cell as ``b`` at some position, and its neighbours in the walk (other cells among
     ``near``, the cell's neighbours) read their own letters but for at most ``budget``."""
-    s = starts[w]
-    n = lengths[w]
+    s = starts[_u(w)]
+    n = lengths[_u(w)]
     for i in range(n):
-        if letters[s + i] != b:
+        if letters[_u(s + i)] != b:
             continue
         misses = 0
-        if i > 0 and (near & lmask[letters[s + i - 1]]) == 0:
+        if i > 0 and (near & lmask[_u(letters[_u(s + i - 1)])]) == 0:
             misses += 1
-        if i < n - 1 and (near & lmask[letters[s + i + 1]]) == 0:
+        if i < n - 1 and (near & lmask[_u(letters[_u(s + i + 1)])]) == 0:
             misses += 1
         if misses <= budget:
             return True
@@ -383,23 +443,23 @@ def _count_flip(ok, w, counters, weights, flags):
         counters[PRESENT] += sign
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True, inline="always")
 def _losses(letter, bit, state, epoch, undo, n_undo, pending, n_pending, prob):
     """The found words that a change of cell ``bit`` from ``letter`` can lose (their support
     holds the cell): each is kept by a spare alteration, lost by the pair test
     (:func:`_pairs_allow`), or left in ``pending`` for a full recheck (:func:`_recheck_pending`).
 
-    ``state`` is a chain's ``(grid, lmask, found, support, counters, stamp, spread)``, ``prob``
-    the problem's ``(starts, lengths, letters, weights, flags, word_index, word_ptr, table,
-    chunks, full, budget)``. Returns the undo-log length, whether a word was lost, and the
-    number of pending words."""
+    ``state`` is a chain's ``(grid, lmask, found, support, counters, stamp, spread, present)``,
+    ``prob`` the problem's ``(starts, lengths, letters, weights, flags, word_index, word_ptr,
+    table, chunks, full, budget, word_letters, word_repeated)``. Returns the undo-log length,
+    whether a word was lost, and the number of pending words."""
     lmask, found, support, counters, stamp, spread = state[1], state[2], state[3], state[4], state[5], state[6]
     starts, lengths, letters, weights, flags, word_index, word_ptr = prob[:7]
     budget = prob[10]
     changed = False
     for q in range(word_ptr[letter], word_ptr[letter + 1]):
-        w = word_index[q]
-        if ((support[w, 0] | support[w, 1]) & bit) == 0 or found[w] < 0 or stamp[w] == epoch:
+        w = word_index[_u(q)]
+        if ((support[_u(w), 0] | support[_u(w), 1]) & bit) == 0 or found[_u(w)] < 0 or stamp[_u(w)] == epoch:
             continue
         stamp[w] = epoch
         n_undo = _log(w, found, support, undo, n_undo)
@@ -423,7 +483,7 @@ def _recheck_pending(pending, n_pending, state, prob, reach):
     """Recheck the words :func:`_losses` left pending (found before the change, already
     logged); whether one was lost."""
     lmask, found, support, counters = state[1], state[2], state[3], state[4]
-    starts, lengths, letters, weights, flags, _, _, table, chunks, full, budget = prob
+    starts, lengths, letters, weights, flags, _, _, table, chunks, full, budget = prob[:11]
     changed = False
     for k in range(n_pending):
         w = pending[k]
@@ -437,22 +497,96 @@ def _recheck_pending(pending, n_pending, state, prob, reach):
     return changed
 
 
-@njit(cache=True, nogil=True, _nrt=False)
-def _gains(letter, bit, state, epoch, undo, n_undo, prob, reach):
-    """Recheck the unfound words containing ``letter`` that setting the cell ``bit`` to it may
-    complete (:func:`_pairs_allow`, the more selective, then :func:`_may_gain`). Returns the undo-log length and
-    whether a word was gained."""
-    lmask, found, support, counters, stamp, spread = state[1], state[2], state[3], state[4], state[5], state[6]
-    starts, lengths, letters, weights, flags, word_index, word_ptr, table, chunks, full, budget = prob
-    changed = False
+@njit(cache=True, nogil=True)
+def _by_weight(word_index, word_ptr, weights, flags):
+    """Each letter's words (``word_index[word_ptr[x]:word_ptr[x + 1]]``) heaviest first, and per
+    entry ``rest[q]``: the weight, count and required count of the words that are not forbidden
+    from entry ``q`` to its letter's last (the most those words can add to the score)."""
+    order = np.empty_like(word_index)
+    rest = np.zeros((word_index.shape[0], 3), dtype=np.int64)
+    for x in range(26):
+        lo, hi = word_ptr[x], word_ptr[x + 1]
+        words = word_index[lo:hi]
+        ranked = words[np.argsort(-weights[words], kind="mergesort")]
+        score = count = required = 0
+        for q in range(hi - 1, lo - 1, -1):
+            w = ranked[q - lo]
+            order[q] = w
+            if not flags[w] & FORBIDDEN:
+                score += weights[w]
+                count += 1
+                required += 1 if flags[w] & REQUIRED else 0
+            rest[q, 0] = score
+            rest[q, 1] = count
+            rest[q, 2] = required
+    return order, rest
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _value_bound(counters, freed, gain_score, gain_count, gain_required, goal):
+    """The penalised value once words worth ``gain_score`` (``gain_count`` words,
+    ``gain_required`` of them required) are gained and ``freed`` forbidden words lost, from the
+    counters as they stand, every chain holding: an upper bound when those words hold every word
+    that can be gained."""
+    score = counters[SCORE] + gain_score
+    count = counters[FOUND] + gain_count
+    violations = counters[MISSING] - gain_required + counters[PRESENT] - freed
+    if count < goal[1]:
+        violations += goal[1] - count
+    short = goal[2] - score if score < goal[2] else 0
+    return score - goal[3] * violations - short
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _gain_candidates(letter, bit, state, epoch, prob, lists, n_candidates, other, threshold, freed, goal):
+    """Append to ``lists[0]`` the unfound words holding ``letter`` that setting the cell ``bit``
+    to it may complete (:func:`_letters_allow`, then :func:`_pairs_allow`, the more selective,
+    then :func:`_may_gain`), each stamped so that a swap's other cell does not add it again, and
+    add their worth to ``lists[3]`` (:func:`_value_bound`'s ``gain``).
+
+    The words are taken heaviest first (``lists[1]``), so that what the rest can still add
+    (``lists[2]``, and the whole of the swap's ``other`` letter if ``other >= 0``) soon cannot
+    reach the ``threshold``: the proposal is then rejected without testing the lighter words.
+    Returns the new number of candidates and whether the proposal is rejected."""
+    lmask, found, stamp, spread, present, ctr = state[1], state[2], state[5], state[6], state[7][0], state[4]
+    starts, lengths, letters, word_ptr = prob[0], prob[1], prob[2], prob[6]
+    table, chunks, full, budget, word_letters, word_repeated = prob[7], prob[8], prob[9], prob[10], prob[11], prob[12]
+    candidates, order, rest, gain = lists
+    weights, flags = prob[3], prob[4]
     near = _dilate(bit, table, chunks, full)
+    other_score, other_count, other_required = 0, 0, 0
+    if other >= 0:
+        other_score, other_count, other_required = rest[other, 0], rest[other, 1], rest[other, 2]
     for q in range(word_ptr[letter], word_ptr[letter + 1]):
-        w = word_index[q]
-        if (stamp[w] == epoch or found[w] >= 0
-                or not _pairs_allow(w, starts, lengths, letters, lmask, spread, budget)
+        w = order[_u(q)]
+        if (stamp[_u(w)] == epoch or found[_u(w)] >= 0
+                or not _letters_allow(w, present, word_letters, word_repeated, budget)):
+            continue
+        if _value_bound(ctr, freed, gain[0] + rest[_u(q), 0] + other_score, gain[1] + rest[_u(q), 1] + other_count,
+                        gain[2] + rest[_u(q), 2] + other_required, goal) < threshold:
+            return n_candidates, True
+        if (not _pairs_allow(w, starts, lengths, letters, lmask, spread, budget)
                 or not _may_gain(w, letter, near, starts, lengths, letters, lmask, budget)):
             continue
         stamp[w] = epoch
+        candidates[n_candidates] = w
+        n_candidates += 1
+        if not flags[w] & FORBIDDEN:
+            gain[0] += weights[w]
+            gain[1] += 1
+            gain[2] += 1 if flags[w] & REQUIRED else 0
+    return n_candidates, False
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _gains(candidates, n_candidates, state, undo, n_undo, prob, reach):
+    """Recheck the gain candidates (:func:`_gain_candidates`) with the full programme. Returns the
+    undo-log length and whether a word was gained."""
+    lmask, found, support, counters = state[1], state[2], state[3], state[4]
+    starts, lengths, letters, weights, flags, _, _, table, chunks, full, budget = prob[:11]
+    changed = False
+    for k in range(n_candidates):
+        w = candidates[k]
         ok, s1, s2, spare = check_word(w, starts, lengths, letters, lmask, table, chunks, full, budget, reach)
         if not ok:
             continue  # stays unfound: nothing changes
@@ -463,34 +597,6 @@ def _gains(letter, bit, state, epoch, undo, n_undo, prob, reach):
         support[w, 0] = s1
         support[w, 1] = s2
     return n_undo, changed
-
-
-@njit(cache=True, nogil=True, _nrt=False)
-def _best_gain(letter, other, freed, found, counters, weights, flags, word_index, word_ptr, min_count,
-               min_score, penalty):
-    """An upper bound of the penalised value after the unfound words containing ``letter`` or
-    ``other`` (-1: none) are gained (all of them, every chain then holding) and ``freed``
-    forbidden words lost, from the counters as they stand. A word holding both letters counts
-    twice: the bound only grows."""
-    score = counters[SCORE]
-    count = counters[FOUND]
-    missing = counters[MISSING]
-    for x in (letter, other):
-        if x < 0:
-            continue
-        for q in range(word_ptr[x], word_ptr[x + 1]):
-            w = word_index[q]
-            if found[w] >= 0 or flags[w] & FORBIDDEN:
-                continue
-            score += weights[w]
-            count += 1
-            if flags[w] & REQUIRED:
-                missing -= 1
-    violations = missing + counters[PRESENT] - freed
-    if count < min_count:
-        violations += min_count - count
-    short = min_score - score if score < min_score else 0
-    return score - penalty * violations - short
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -545,27 +651,32 @@ def anneal(grids, lmasks, founds, supports, counters, stamps, best_grid, best_va
     free = np.flatnonzero(fixed_cell < 0)
     if free.shape[0] == 0:
         return 0
-    prob = (starts, lengths, letters, weights, flags, word_index, word_ptr, table, chunks, full, budget)
+    word_letters, word_repeated = _letter_masks(starts, lengths, letters)
+    prob = (starts, lengths, letters, weights, flags, word_index, word_ptr, table, chunks, full, budget, word_letters,
+            word_repeated)
     chains = (chain_sources, chain_targets, chain_adjacency)
     goal = (chain_sources.shape[0], min_count, min_score, penalty)
     elite = (best_grid, best_value, feasible_grid, feasible_value)
     moves = (free, swap_share, kick, letter_cdf)
     schedule = (sweep, t_hot, t_cold / t_hot)
-    reach, undo, saved, pending = _scratch(lengths, budget)
+    reach, undo, saved, pending, candidates = _scratch(lengths, budget)
+    order, rest = _by_weight(word_index, word_ptr, weights, flags)
+    lists = (candidates, order, rest, np.zeros(3, dtype=np.int64))
     rng = np.zeros(1, dtype=np.uint64)
     spread = np.zeros(26, dtype=np.int64)
+    present = np.zeros(1, dtype=np.int64)
     scored = 0
     for k in range(grids.shape[0]):
-        state = (grids[k], lmasks[k], founds[k], supports[k], counters[k], stamps[k], spread)
+        state = (grids[k], lmasks[k], founds[k], supports[k], counters[k], stamps[k], spread, present)
         scored += _anneal_chain(state, steps, schedule, moves, prob, chains, goal, elite, reach, undo,
-                                saved, pending, rng)
+                                saved, pending, lists, rng)
     return scored
 
 
 @njit(cache=True, nogil=True)
 def _scratch(lengths, budget):
     """Scratch arrays: the reach layers of a recheck, the undo log (four entries a word), the
-    counters saved before a proposal, and the words left for a full recheck."""
+    counters saved before a proposal, the words left for a full recheck, and the gain candidates."""
     n_words = lengths.shape[0]
     longest = 1
     for w in range(n_words):
@@ -573,16 +684,17 @@ def _scratch(lengths, budget):
     size = 4 * n_words + 4
     undo = (np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.int64), np.zeros((size, 2), dtype=np.int64))
     saved = np.zeros(N_COUNTERS, dtype=np.int64)
-    return np.zeros((longest, budget + 1), dtype=np.int64), undo, saved, np.zeros(n_words + 1, dtype=np.int64)
+    reach = np.zeros((longest, budget + 1), dtype=np.int64)
+    return reach, undo, saved, np.zeros(n_words + 1, dtype=np.int64), np.zeros(n_words + 1, dtype=np.int64)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _anneal_chain(state, steps, schedule, moves, prob, chains, goal, elite, reach, undo, saved, pending, rng):
+def _anneal_chain(state, steps, schedule, moves, prob, chains, goal, elite, reach, undo, saved, pending, lists, rng):
     """``steps`` proposals on one chain (``state``: its grid, letter masks, found words,
     supports, counters and stamps; the rest as :func:`anneal` packs it); proposals scored."""
-    grid, lmask, found, support, ctr, stamp, spread = state
+    grid, lmask, found, support, ctr, stamp, spread, present = state
     sweep, t_hot, ratio = schedule
-    _fill_spread(lmask, spread, prob[7], prob[8], prob[9])
+    _fill_spread(lmask, spread, present, prob[7], prob[8], prob[9])
     rng[0] = np.uint64(np.random.randint(1, 2**62))  # this call's stream, drawn from the thread's seed
     n_words = prob[3].shape[0]
     epoch = stamp[n_words]  # the last slot keeps the chain's epoch counter
@@ -609,7 +721,7 @@ def _anneal_chain(state, steps, schedule, moves, prob, chains, goal, elite, reac
                 continue
         epoch += 1
         n_undo, changed, threshold, rejected = _propose(c1, b, c2, value, temperature, state, epoch, undo, pending,
-                                                        prob, goal, reach, rng)
+                                                        lists, prob, goal, reach, rng)
         scored += 1
         if not rejected:
             new_value, new_ok = _settle(changed, found, ctr, chains, goal)
@@ -632,14 +744,14 @@ def _restart(state, moves, prob, chains, goal, best_grid, reach, rng):
     its penalised value."""
     grid, lmask, found, support, ctr = state[0], state[1], state[2], state[3], state[4]
     free, kick, letter_cdf = moves[0], moves[2], moves[3]
-    starts, lengths, letters, weights, flags, _, _, table, chunks, full, budget = prob
+    starts, lengths, letters, weights, flags, _, _, table, chunks, full, budget = prob[:11]
     _copy(best_grid, grid)
     for _k in range(kick):
         cell = free[_below(free.shape[0], rng)]
         grid[cell] = np.searchsorted(letter_cdf, _uniform(rng), side="right")
     rescore(grid, lmask, found, support, ctr, starts, lengths, letters, weights, flags, table, chunks, full,
             budget, reach, chains[0], chains[1], chains[2])
-    _fill_spread(lmask, state[6], table, chunks, full)
+    _fill_spread(lmask, state[6], state[7], table, chunks, full)
     ctr[STEP] = 0
     return objective(ctr, goal[0], goal[1], goal[2], goal[3])[0]
 
@@ -658,54 +770,60 @@ def _draw_cells(grid, free, swap_share, rng):
     return c1, c2
 
 
-@njit(cache=True, nogil=True, _nrt=False)
-def _propose(c1, b, c2, value, temperature, state, epoch, undo, pending, prob, goal, reach, rng):
+@njit(cache=True, nogil=True, inline="always")
+def _propose(c1, b, c2, value, temperature, state, epoch, undo, pending, lists, prob, goal, reach, rng):
     """Set cell ``c1`` to letter ``b`` or, when ``c2 >= 0``, swap the letters of ``c1`` and
     ``c2`` (``b`` is then ``c2``'s letter), and score the result as far as the Metropolis
     test needs. Every cell is set first, so each recheck reads the final grid; then:
 
     1. the losses (:func:`_losses`): words kept by a spare alteration or lost by the pair test
        cost nothing more; the rest are pending;
-    2. the threshold is drawn, and the proposal rejected when even keeping every pending word
-       and gaining every candidate (:func:`_best_gain`) cannot reach it;
-    3. the pending words are rechecked, and the bound tested again with the losses exact;
-    4. the gains (:func:`_gains`).
+    2. the threshold is drawn;
+    3. the gain candidates (:func:`_gain_candidates`): the unfound words the cheap tests allow,
+       heaviest first; the proposal is rejected as soon as even keeping every pending word and
+       gaining every candidate and every word still untested cannot reach the threshold;
+    4. the pending words are rechecked, and the bound tested again with the losses exact;
+    5. the candidates are rechecked (:func:`_gains`).
 
     Returns the undo-log length, whether the found set changed, the threshold, and whether the
     proposal is already rejected."""
-    grid, found, ctr = state[0], state[2], state[4]
-    flags = prob[4]
+    grid, ctr = state[0], state[4]
+    flags, word_ptr = prob[4], prob[6]
+    candidates, gain = lists[0], lists[3]
     a = grid[c1]
     _set(c1, b, state, prob)
     if c2 >= 0:
         _set(c2, a, state, prob)
-    bit1 = np.int64(1) << c1
-    n_undo, changed, n_pending = _losses(a, bit1, state, epoch, undo, 0, pending, 0, prob)
-    other = -1
-    if c2 >= 0:
-        other = a
-        n_undo, lost, n_pending = _losses(b, np.int64(1) << c2, state, epoch, undo, n_undo, pending, n_pending,
-                                          prob)
+    # one call site per inlined function, for both cells of a swap: half the compiled code
+    sides = 2 if c2 >= 0 else 1
+    n_undo, n_pending, changed = 0, 0, False
+    for side in range(sides):
+        n_undo, lost, n_pending = _losses(a if side == 0 else b, np.int64(1) << (c1 if side == 0 else c2), state,
+                                          epoch, undo, n_undo, pending, n_pending, prob)
         changed |= lost
     threshold = value + temperature * np.log(1.0 - _uniform(rng))
     freed = 0  # pending forbidden words: the bound assumes them lost
     for k in range(n_pending):
         if flags[pending[k]] & FORBIDDEN:
             freed += 1
-    if _best_gain(b, other, freed, found, ctr, prob[3], flags, prob[5], prob[6], goal[1], goal[2],
-                  goal[3]) < threshold:
+    # candidates after every loss: a word the losses stamped is settled and never a candidate
+    gain[0] = gain[1] = gain[2] = 0
+    other = word_ptr[a] if c2 >= 0 and word_ptr[a] < word_ptr[a + 1] else -1  # a swap: what ``a`` can add
+    n_candidates = 0
+    for side in range(sides):
+        n_candidates, rejected = _gain_candidates(b if side == 0 else a, np.int64(1) << (c1 if side == 0 else c2),
+                                                  state, epoch, prob, lists, n_candidates, other if side == 0 else -1,
+                                                  threshold, freed, goal)
+        if rejected:
+            return n_undo, changed, threshold, True
+    if _value_bound(ctr, freed, gain[0], gain[1], gain[2], goal) < threshold:
         return n_undo, changed, threshold, True
     if n_pending > 0:
         changed |= _recheck_pending(pending, n_pending, state, prob, reach)
-        if _best_gain(b, other, 0, found, ctr, prob[3], flags, prob[5], prob[6], goal[1], goal[2],
-                      goal[3]) < threshold:
+        if _value_bound(ctr, 0, gain[0], gain[1], gain[2], goal) < threshold:
             return n_undo, changed, threshold, True
-    n_undo, won = _gains(b, bit1, state, epoch, undo, n_undo, prob, reach)
-    changed |= won
-    if c2 >= 0:
-        n_undo, won = _gains(a, np.int64(1) << c2, state, epoch, undo, n_undo, prob, reach)
-        changed |= won
-    return n_undo, changed, threshold, False
+    n_undo, won = _gains(candidates, n_candidates, state, undo, n_undo, prob, reach)
+    return n_undo, changed | won, threshold, False
 
 
 @njit(cache=True, nogil=True, inline="always")
