@@ -8,17 +8,24 @@ some of the hard words (the M states, the Four Corners, Pennsylvania), free the 
 Prints one line per question (kept words, free cells, verdict, seconds) and, for a grid that
 fits, the grid re-scored by the finder with the awards it earns (``exactgrid check``). A DOES NOT
 FIT here is the SAT backend's word (not certified): it rules out one neighbourhood, nothing more.
+
+``--name-conflicts``: for each neighbourhood that does not fit, also name a minimal set of the
+awards that cannot be earned together there (:func:`exactgrid.fitting.conflicts.award_conflict`,
+each needed award shown by a grid of the neighbourhood earning the others), and at the end how
+often each set was named.
 """
 
 from __future__ import annotations
 
 import argparse
 import time
+from collections import Counter
 
 from seven_awards import hard_words, judge, seven_question
 
+from exactgrid.fitting.conflicts import award_conflict
 from exactgrid.grid import parse_grid
-from exactgrid.question import Verdict
+from exactgrid.question import Question, Verdict
 from exactgrid.solving.neighbourhoods import explore, keep_sets
 
 
@@ -31,11 +38,13 @@ def main() -> int:
     parser.add_argument("--free", type=int, nargs=2, default=(10, 13), metavar=("MIN", "MAX"))
     parser.add_argument("--question-seconds", type=float, default=20.0)
     parser.add_argument("--backend", default="kissat")
+    parser.add_argument("--name-conflicts", action="store_true",
+                        help="name the awards that conflict in each neighbourhood that does not fit")
     args = parser.parse_args()
     question, hard = seven_question(args.awards), hard_words()
     end = time.monotonic() + args.minutes * 60
     queues = [(grid, keep_sets(parse_grid(grid), hard, tuple(args.free), seed=7)) for grid in args.grid]
-    asked = 0
+    asked, named = 0, Counter()
     while time.monotonic() + args.question_seconds < end and any(queue for _, queue in queues):
         grid, queue = queues[asked % len(queues)]
         asked += 1
@@ -49,8 +58,23 @@ def main() -> int:
             found = judge(answer.grid.letters, f"neighbourhood of {grid}")
             print(f"FITS: {found.grid} {found.score:,} ({found.states} states) earns {' '.join(found.awards)}")
             return 0
+        if args.name_conflicts and answer.verdict == Verdict.DOES_NOT_FIT:
+            named[name_conflict(area.fixed, args)] += 1
     print(f"none fits: {asked} neighbourhoods asked")
+    for conflict, times in named.most_common():
+        print(f"{times} x {conflict}")
     return 1
+
+
+def name_conflict(fixed: dict[int, str], args: argparse.Namespace) -> str:
+    """The awards that conflict with these fixed cells, as one line printed and returned."""
+    answer = award_conflict(Question(fixed=fixed), args.awards, backend=args.backend,
+                            time_limit=args.question_seconds * (len(args.awards) + 1),
+                            question_seconds=args.question_seconds, counting=False)
+    conflict = " + ".join(answer.conflict) or "-"
+    shown = "minimal" if answer.minimal else "not shown minimal"
+    print(f"  conflict: {conflict} ({shown}; {len(answer.asked)} questions, {answer.seconds:.1f} s)", flush=True)
+    return conflict if answer.minimal else f"{conflict} (not shown minimal)"
 
 
 if __name__ == "__main__":
