@@ -2,6 +2,7 @@
 3x3 board with three free cells: the finder scores each and the checklist judges it."""
 
 import json
+from dataclasses import replace
 from functools import cache
 from itertools import product
 from string import ascii_uppercase
@@ -119,3 +120,24 @@ def test_fit_which_awards_names_the_award_no_grid_can_earn():
     plain = CliRunner().invoke(cli, ["fit", "--shape", "3x3", "--cells", "TH./A.N/E.L", "--award", "PA",
                                      "--which-awards"])
     assert plain.exit_code == 1 and plain.output.startswith("DOES NOT FIT: PA cannot be earned (minimal")
+
+
+def test_ctrl_c_during_the_deletion_stops_it_with_the_set_refuted_so_far(monkeypatch):
+    import exactgrid.fitting.conflicts as conflicts
+
+    real_fit, calls = conflicts.fit, []
+
+    def fit_stopped_on_the_third_question(question, *args, **kwargs):
+        calls.append(question)
+        answer = real_fit(question, *args, **kwargs)
+        if len(calls) == 3:  # as fit answers when Ctrl-C lands during its solve
+            return replace(answer, verdict=Outcome.UNKNOWN, grid=None, stopped_by="Ctrl-C")
+        return answer
+
+    monkeypatch.setattr(conflicts, "fit", fit_stopped_on_the_third_question)
+    order = ("UTAH", "IOWA", "IDAHO", "NOOHIO", "6S", "20M")
+    answer = award_conflict(_question("T.OA.NES."), order, checklist=ITEMS, backend="cadical", counting=False)
+    assert len(calls) == 3 and answer.stopped_by == "Ctrl-C" and answer.exit_code == 3
+    assert answer.outcome == Outcome.DOES_NOT_FIT and not answer.minimal
+    assert answer.conflict == order[1:]  # the second question refuted it without UTAH; the third was cut
+    assert not _earnable("T.OA.NES.", answer.conflict)

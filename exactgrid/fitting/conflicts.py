@@ -38,7 +38,7 @@ from ..backends import Backend
 from ..grid import Grid
 from ..inputs import check_seconds
 from ..question import Question, SpecError, Verdict, checklist_question, choose_checklist
-from ..stopping import interruption
+from ..stopping import interruption, is_interruption
 from .answer import FitAnswer, verified_answer
 from .decide import fit
 
@@ -133,16 +133,30 @@ def award_conflict(question: Question, awards: Iterable[str], checklist: Checkli
                                  seconds=time.monotonic() - started)
         conflict, minimal, refutation = run.shrink(keys, first)
         if certify:
-            refutation = run.ask(conflict, certify=True)
-    except KeyboardInterrupt as exc:
+            certified = run.ask(conflict, certify=True)
+            if certified.verdict == Verdict.DOES_NOT_FIT:
+                refutation = certified
+    except (KeyboardInterrupt, _Stopped) as exc:
+        stopped = exc.stopped_by if isinstance(exc, _Stopped) else interruption(exc)
         known = run.known_conflict()
-        outcome = Outcome.DOES_NOT_FIT if known else Outcome.UNKNOWN
-        return AwardConflict(outcome, question, keys, conflict=known[0] if known else (),
-                             refutation=known[1] if known else None, needed=run.needed, asked=run.asked,
-                             seconds=time.monotonic() - started, stopped_by=interruption(exc))
-    return AwardConflict(Outcome.DOES_NOT_FIT, question, keys, conflict, minimal,
-                         {k: g for k, g in run.needed.items() if k in conflict}, refutation=refutation,
-                         asked=run.asked, seconds=time.monotonic() - started)
+        if known is None:
+            return AwardConflict(Outcome.UNKNOWN, question, keys, asked=run.asked,
+                                 seconds=time.monotonic() - started, stopped_by=stopped)
+        conflict, refutation = known
+        return AwardConflict(Outcome.DOES_NOT_FIT, question, keys, conflict, False, run.needed_in(conflict),
+                             refutation=refutation, asked=run.asked, seconds=time.monotonic() - started,
+                             stopped_by=stopped)
+    return AwardConflict(Outcome.DOES_NOT_FIT, question, keys, conflict, minimal, run.needed_in(conflict),
+                         refutation=refutation, asked=run.asked, seconds=time.monotonic() - started)
+
+
+class _Stopped(Exception):
+    """A fit question of the deletion was stopped by Ctrl-C or a stop signal (``fit`` answers
+    UNKNOWN then; the deletion must stop too, not ask the next question)."""
+
+    def __init__(self, stopped_by: str) -> None:
+        super().__init__(stopped_by)
+        self.stopped_by = stopped_by
 
 
 @dataclass
@@ -175,6 +189,8 @@ class _Deletion:
         else:  # no award and nothing else asked: any grid with the fixed cells will do
             answer = verified_answer(_any_grid(asked), "none", asked)
         self.asked.append(Asked(keys, answer.verdict, answer.seconds, answer.grid.letters if answer.grid else None))
+        if is_interruption(answer.stopped_by):
+            raise _Stopped(answer.stopped_by or "")
         if answer.verdict == Verdict.DOES_NOT_FIT:
             self.refuted.append((keys, answer))
         return answer
@@ -191,6 +207,10 @@ class _Deletion:
             elif answer.verdict == Verdict.FITS and answer.grid is not None:
                 self.needed[award] = answer.grid
         return tuple(current), all(k in self.needed for k in current), refutation
+
+    def needed_in(self, conflict: tuple[str, ...]) -> dict[str, Grid]:
+        """The evidence for the awards of ``conflict`` shown needed."""
+        return {award: grid for award, grid in self.needed.items() if award in conflict}
 
     def known_conflict(self) -> tuple[tuple[str, ...], FitAnswer] | None:
         """The smallest set refuted so far, with its refutation (None before any)."""
