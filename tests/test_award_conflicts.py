@@ -122,6 +122,15 @@ def test_fit_which_awards_names_the_award_no_grid_can_earn():
     assert plain.exit_code == 1 and plain.output.startswith("DOES NOT FIT: PA cannot be earned (minimal")
 
 
+@pytest.mark.parametrize(("extra", "error"), [
+    (["OHIO"], "--which-awards needs --award or --checklist: the awards to ask about"),
+    (["--award", "PA", "--explain", "--write-cnf", "x.cnf"], "--which-awards does not go with --explain, --write-cnf"),
+])
+def test_fit_which_awards_refuses_what_it_cannot_answer_in_one_line(extra, error):
+    result = CliRunner().invoke(cli, ["fit", "--shape", "3x3", "--which-awards", *extra])
+    assert result.exit_code == 2 and result.output.strip() == f"Error: {error}", result.output
+
+
 def test_ctrl_c_during_the_deletion_stops_it_with_the_set_refuted_so_far(monkeypatch):
     import exactgrid.fitting.conflicts as conflicts
 

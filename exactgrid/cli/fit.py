@@ -28,7 +28,7 @@ import click
 
 from ..finder import PATH_RULES
 from ..geometry import MOVE_RULES
-from ..inputs import read_text_file, read_text_stream
+from ..inputs import InputError, read_text_file, read_text_stream
 from ..stopping import interruption
 from .base import (
     Seconds,
@@ -138,12 +138,18 @@ def fit_command(ctx: click.Context, requirements: tuple[str, ...], instance: str
         given = {key: value for key, value in arguments.items()
                  if key in LIST_ARGUMENTS or ctx.get_parameter_source(key) == click.core.ParameterSource.COMMANDLINE}
         spec = load_instance(instance, **given).question
+    write = {"cnf": write_cnf, "wcnf": write_wcnf, "lp": write_lp, "mps": write_mps}
     if which_awards:
+        unused = [name for name, value in (("--explain", explain), ("--local-search", local_search),
+                                           ("--show", show), *(("--write-" + k, v) for k, v in write.items()))
+                  if value]
+        if unused:
+            raise InputError(f"--which-awards does not go with {', '.join(unused)}")
         _which_awards(ctx, spec, checklist_path, award, water_borders, backend, time_limit, seed, counting, certify,
                       progress, as_json)
+        return
     spec = with_awards(spec, checklist_path, award, water_borders)
     can_draw(show)
-    write = {"cnf": write_cnf, "wcnf": write_wcnf, "lp": write_lp, "mps": write_mps}
     solver = get_backend(backend)  # an unknown backend is bad input before any work
     with Progress("fit", time_limit, progress, "starting") as shown:  # the job says when it is solving
         answer = fit(spec, solver, time_left(time_limit), seed, local_search=local_search, explain=explain,
@@ -157,7 +163,6 @@ def _which_awards(ctx: click.Context, base: Any, checklist_path: str | None, awa
                   certify: bool, progress: bool | None, as_json: bool) -> None:
     """``fit --which-awards``: the awards that conflict (:func:`exactgrid.fitting.conflicts.award_conflict`)."""
     from ..fitting.conflicts import award_conflict
-    from ..inputs import InputError
     from ..question import choose_checklist
 
     chosen = choose_checklist(checklist_path, awards)

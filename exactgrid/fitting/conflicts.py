@@ -131,23 +131,18 @@ def award_conflict(question: Question, awards: Iterable[str], checklist: Checkli
             outcome = Outcome.FITS if first.verdict == Verdict.FITS else Outcome.UNKNOWN
             return AwardConflict(outcome, question, keys, grid=first.grid, asked=run.asked,
                                  seconds=time.monotonic() - started)
-        conflict, minimal, refutation = run.shrink(keys, first)
+        minimal = run.shrink(keys, first)
         if certify:
-            certified = run.ask(conflict, certify=True)
+            certified = run.ask(run.conflict, certify=True)
             if certified.verdict == Verdict.DOES_NOT_FIT:
-                refutation = certified
+                run.refutation = certified
     except (KeyboardInterrupt, _Stopped) as exc:
         stopped = exc.stopped_by if isinstance(exc, _Stopped) else interruption(exc)
-        known = run.known_conflict()
-        if known is None:
+        if run.refutation is None:
             return AwardConflict(Outcome.UNKNOWN, question, keys, asked=run.asked,
                                  seconds=time.monotonic() - started, stopped_by=stopped)
-        conflict, refutation = known
-        return AwardConflict(Outcome.DOES_NOT_FIT, question, keys, conflict, False, run.needed_in(conflict),
-                             refutation=refutation, asked=run.asked, seconds=time.monotonic() - started,
-                             stopped_by=stopped)
-    return AwardConflict(Outcome.DOES_NOT_FIT, question, keys, conflict, minimal, run.needed_in(conflict),
-                         refutation=refutation, asked=run.asked, seconds=time.monotonic() - started)
+        return run.answer(keys, False, time.monotonic() - started, stopped)
+    return run.answer(keys, minimal, time.monotonic() - started)
 
 
 class _Stopped(Exception):
@@ -173,7 +168,10 @@ class _Deletion:
     water_borders: bool | None
     asked: list[Asked] = field(default_factory=list)
     needed: dict[str, Grid] = field(default_factory=dict)
-    refuted: list[tuple[tuple[str, ...], FitAnswer]] = field(default_factory=list)
+    conflict: tuple[str, ...] = ()
+    """The smallest set of awards refuted so far."""
+    refutation: FitAnswer | None = None
+    """The answer that refuted exactly :attr:`conflict` (None before any refutation)."""
 
     def ask(self, keys: tuple[str, ...], certify: bool = False) -> FitAnswer:
         """``fit`` with the awards ``keys`` as hard constraints, within the time left."""
@@ -191,33 +189,30 @@ class _Deletion:
         self.asked.append(Asked(keys, answer.verdict, answer.seconds, answer.grid.letters if answer.grid else None))
         if is_interruption(answer.stopped_by):
             raise _Stopped(answer.stopped_by or "")
-        if answer.verdict == Verdict.DOES_NOT_FIT:
-            self.refuted.append((keys, answer))
         return answer
 
-    def shrink(self, keys: tuple[str, ...], refutation: FitAnswer) -> tuple[tuple[str, ...], bool, FitAnswer]:
-        """Drop each award whose removal still does not fit; keep the others (needed, or
-        undecided). Minimal when every award kept was shown needed."""
-        current = list(keys)
+    def shrink(self, keys: tuple[str, ...], refutation: FitAnswer) -> bool:
+        """Starting from ``keys`` (refuted by ``refutation``), drop each award whose removal
+        still does not fit; keep the others (needed, or undecided). Whether the set left is
+        minimal: every award kept was shown needed."""
+        self.conflict, self.refutation = keys, refutation
         for award in keys:
-            rest = tuple(k for k in current if k != award)
+            rest = tuple(k for k in self.conflict if k != award)
             answer = self.ask(rest)
             if answer.verdict == Verdict.DOES_NOT_FIT:
-                current, refutation = list(rest), answer
+                self.conflict, self.refutation = rest, answer
             elif answer.verdict == Verdict.FITS and answer.grid is not None:
                 self.needed[award] = answer.grid
-        return tuple(current), all(k in self.needed for k in current), refutation
+        return all(k in self.needed for k in self.conflict)
 
-    def needed_in(self, conflict: tuple[str, ...]) -> dict[str, Grid]:
-        """The evidence for the awards of ``conflict`` shown needed."""
-        return {award: grid for award, grid in self.needed.items() if award in conflict}
-
-    def known_conflict(self) -> tuple[tuple[str, ...], FitAnswer] | None:
-        """The smallest set refuted so far, with its refutation (None before any)."""
-        return min(self.refuted, key=lambda r: len(r[0])) if self.refuted else None
+    def answer(self, keys: tuple[str, ...], minimal: bool, seconds: float,
+               stopped_by: str | None = None) -> AwardConflict:
+        """DOES NOT FIT with the conflict found, its refutation and the evidence for its awards."""
+        needed = {award: grid for award, grid in self.needed.items() if award in self.conflict}
+        return AwardConflict(Outcome.DOES_NOT_FIT, self.question, keys, self.conflict, minimal, needed,
+                             refutation=self.refutation, asked=self.asked, seconds=seconds, stopped_by=stopped_by)
 
 
 def _any_grid(question: Question) -> Grid:
     """A grid of ``question``'s board with its fixed cells, and A in every other cell."""
-    size = question.board.rows * question.board.cols
-    return Grid(question.board, "".join(question.fixed.get(c, "A") for c in range(size)))
+    return Grid(question.board, "".join(question.fixed.get(c, "A") for c in range(question.board.size)))
