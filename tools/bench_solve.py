@@ -2,9 +2,9 @@
 
 Unconstrained: the best score at time marks, per seed, in wall time and in CPU-seconds (the
 machine may be shared), and the time to a qualifying grid (>= 165,379,868) and to the best
-public grid (>= 263,137,868). With awards: the
-best score of a grid earning them, per seed. Every grid is re-scored by the finder (exactgrid
-does that itself; the peer's grids are re-scored here).
+public grid (>= 263,137,868). With awards: the best score of a grid earning them, per seed.
+Every grid is re-scored by the finder (exactgrid does that itself; the peer's grids are
+re-scored here).
 
 The peer is the genetic algorithm ``junegame.cpp`` of
 github.com/austinchen2005/Jane-Street-Altered-States-2-Board-Generator, built outside this
