@@ -1,5 +1,7 @@
 """The DRUP checker: real solver proofs pass, tampered ones fail, and it never accepts a
-refutation of a satisfiable formula (checked by brute force on random small CNFs)."""
+refutation of a satisfiable formula (checked by brute force on random small CNFs). Its
+numba-compiled twin (:mod:`exactgrid.prove.drup_compiled`), which ``check_drup`` uses when numba
+is installed, gives the same verdict as the pure-Python one on every proof here, real or tampered."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from pysat.solvers import Solver
 
 from exactgrid.cnf import compile_cnf
 from exactgrid.encode import encode
-from exactgrid.prove.drup import check_drup, parse_proof_line
+from exactgrid.prove.drup import ProofCheck, check_drup, parse_proof_line
 from exactgrid.question import load_instance
 
 PROOF_SOLVERS = ("glucose4", "cadical195")
@@ -98,3 +100,74 @@ def test_refutations_of_fit_questions_check(instance):
     assert proof is not None  # these questions do not fit (the benchmark table: NO for every backend)
     result = check_drup(cnf.clauses, proof)
     assert result.valid, result.reason
+
+
+def both_checkers(clauses: list[list[int]], proof: list[str]) -> ProofCheck:
+    """The verdict of the pure-Python checker, asserted equal to the compiled one's."""
+    pytest.importorskip("numba")
+    python = check_drup(clauses, proof, compiled=False)
+    assert check_drup(clauses, proof, compiled=True) == python
+    return python
+
+
+def tampered(proof: list[str], rng: random.Random, variables: int) -> list[str]:
+    """The proof with one lemma's literal flipped, one lemma dropped, or a made-up lemma put in."""
+    lines = list(proof)
+    lemmas = [k for k, line in enumerate(lines) if not line.startswith("d") and line.strip() != "0"]
+    choice = rng.randrange(3)
+    if choice == 0 and lemmas:
+        k = rng.choice(lemmas)
+        lits = lines[k].split()[:-1]
+        j = rng.randrange(len(lits))
+        lits[j] = str(-int(lits[j]))
+        lines[k] = " ".join(lits) + " 0"
+    elif choice == 1 and lemmas:
+        del lines[rng.choice(lemmas)]
+    else:
+        made_up = " ".join(str(rng.choice((1, -1)) * rng.randint(1, variables)) for _ in range(rng.randint(1, 3)))
+        lines.insert(rng.randrange(len(lines) + 1), made_up + " 0")
+    return lines
+
+
+@pytest.mark.parametrize("holes", [4, 5, 6])
+def test_the_compiled_checker_agrees_on_real_and_tampered_proofs(holes):
+    clauses = PHP(holes).clauses
+    variables = max(abs(x) for clause in clauses for x in clause)
+    proof = refutation(clauses, "cadical195")
+    assert both_checkers(clauses, proof).valid
+    rng = random.Random(holes)
+    verdicts = [both_checkers(clauses, tampered(proof, rng, variables)).valid for _ in range(30)]
+    assert not all(verdicts)  # some tampering is caught (the same way by both)
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_the_compiled_checker_agrees_on_random_formulas(seed):
+    rng = random.Random(1000 + seed)
+    variables = rng.randint(2, 8)
+    clauses = [[rng.choice((1, -1)) * rng.randint(1, variables) for _ in range(rng.randint(0 if seed == 7 else 1, 4))]
+               for _ in range(rng.randint(3, 40))]
+    proof = refutation(clauses, PROOF_SOLVERS[seed % 2]) or []
+    bogus = [" ".join(str(rng.choice((1, -1)) * rng.randint(1, variables)) for _ in range(rng.randint(0, 3))) + " 0"
+             for _ in range(rng.randint(1, 8))]
+    for lines in (proof, [*bogus, "0"], [*bogus, *proof], proof[:len(proof) // 2], [f"d {line}" for line in bogus]):
+        verdict = both_checkers(clauses, lines)
+        if verdict.valid:
+            assert not satisfiable(clauses, variables)
+
+
+def test_the_compiled_checker_on_edge_cases():
+    assert both_checkers([[]], ["0"]).valid
+    assert both_checkers([[1], [-1]], []).valid  # no lemma: propagation alone refutes it
+    assert not both_checkers([[1, 2], [-1, 2]], ["0"]).valid
+    assert both_checkers([[1, 2], [-1, 2], [1, -2], [-1, -2]], ["3 -3 0", "2 0", "0"]).valid  # a tautology
+    assert both_checkers([[1, 1, 2], [-1, 2], [1, -2], [-1, -2]], ["2 2 0", "0"]).valid  # repeated literals
+    assert not both_checkers([[1, 2]], []).valid
+    assert both_checkers([], []).reason == "the proof never derives the empty clause"
+
+
+def test_the_compiled_checker_honours_its_deadline():
+    pytest.importorskip("numba")
+    clauses = PHP(7).clauses
+    proof = refutation(clauses, "cadical195")  # some 14,000 lines: more than one chunk between looks at the clock
+    result = check_drup(clauses, proof, deadline=0.0, compiled=True)
+    assert result.timed_out and not result.valid and result.reason.startswith("the time limit came at lemma")

@@ -3,6 +3,7 @@
     python tools/bench_certify.py                        # this checkout's exactgrid
     python tools/bench_certify.py --tree /tmp/before     # another checkout's (an older commit)
     python tools/bench_certify.py --checkers             # the two checkers on one biggish proof
+    python tools/bench_certify.py --checkers --seven-core 60   # ... and on a 5x5 core's proof
 
 Without ``--checkers``: each example command (``fit --instance ... --certify`` on the fit
 benchmark's refuted questions, and ``bound ... --certify`` on five states in a 3x3) runs three
@@ -11,8 +12,10 @@ seconds (``certificate.seconds``, or the seconds in ``bound``'s confirmation), t
 time of the command, and each checker's seconds where the answer names them.
 
 With ``--checkers``: CaDiCaL's DRUP proof of ``3x3_seed_no_ohio``, checked by exactgrid's
-checker alone, by dratify's alone, and by both (one after the other, then side by side), best
-of three each.
+checker alone (pure Python, and compiled when numba is installed), by dratify's alone, and by
+both (one after the other, then side by side), best of three each. With ``--seven-core S`` as
+well: the same on the proof of the first core that ``bound`` under the seven Altered States 2
+awards finds in S seconds (the one its ``--certify`` must check first), once each.
 """
 
 from __future__ import annotations
@@ -75,28 +78,67 @@ def best_of_three(work: Callable[[], Any]) -> float:
     return min(times)
 
 
-def checkers_alone() -> None:
-    """Both checkers alone and together on the proof behind ``3x3_seed_no_ohio``."""
+def refutation(clauses: list[list[int]]) -> list[str]:
+    """CaDiCaL's DRUP proof of the clauses (which it must refute)."""
     from pysat.solvers import Solver
 
-    from exactgrid.cnf import compile_cnf
-    from exactgrid.encode import encode
-    from exactgrid.prove import checkers
-    from exactgrid.question import load_instance
-
-    question = load_instance(ROOT / FIT / "3x3_seed_no_ohio.toml").question
-    clauses = compile_cnf(encode(question).model).clauses
     with Solver(name="cadical195", bootstrap_with=clauses, with_proof=True) as solver:
         assert solver.solve() is False
-        proof = solver.get_proof()
+        return solver.get_proof()
+
+
+def seven_core(seconds: float) -> list[list[int]]:
+    """The clauses certifying the first core of ``bound`` under the seven awards, as
+    ``--certify`` builds them (a placement model of the core's letters, its assumptions as units)."""
+    from exactgrid.cnf import compile_cnf
+    from exactgrid.prove.bound import bound
+    from exactgrid.prove.placement import Placement
+    from exactgrid.question import Question
+
+    question = Question()
+    answer = bound(question, time_limit=seconds, awards=["20S", "200M", "PA", "M8", "4C", "NOCAL", "C2C"])
+    print(f"bound under the seven, {seconds:g} s: {answer.bound:,}, {len(answer.cores)} cores")
+    core = answer.cores[0]
+    alone = Placement(question.board, core.letters, set(core.pairs), dict(question.fixed), "cadical", set(core.triples))
+    try:
+        return [*compile_cnf(alone.model).clauses, *([lit] for lit in alone.assumptions(core.pairs, core.at_most,
+                                                                                        core.triples))]
+    finally:
+        alone.close()
+
+
+def checkers_alone(name: str, clauses: list[list[int]], repeat: Callable[[Callable[[], Any]], float]) -> None:
+    """Each checker alone and both together on CaDiCaL's proof of ``clauses``."""
+    from exactgrid.prove import checkers
+    from exactgrid.prove.drup import check_drup, compiled_available
+
+    proof = refutation(clauses)
     lemmas = sum(not line.startswith("d") for line in proof)
-    print(f"3x3_seed_no_ohio: {len(clauses):,} clauses, {len(proof):,} proof lines ({lemmas:,} lemmas)")
+    print(f"{name}: {len(clauses):,} clauses, {len(proof):,} proof lines ({lemmas:,} lemmas)")
     ours, theirs = checkers.checker_names()
-    print(f"{ours} alone: {best_of_three(lambda: checkers.check_with_exactgrid(clauses, proof, None)):.2f} s")
-    print(f"{theirs} alone: {best_of_three(lambda: checkers.check_with_dratify(clauses, proof, None)):.2f} s")
+    print(f"{ours}, pure Python: {repeat(lambda: check_drup(clauses, proof, compiled=False)):.2f} s")
+    if compiled_available():
+        print(f"{ours}, compiled: {repeat(lambda: check_drup(clauses, proof, compiled=True)):.2f} s")
+    print(f"{theirs} alone: {repeat(lambda: checkers.check_with_dratify(clauses, proof, None)):.2f} s")
     for way, lines in (("one after the other", len(proof) + 1), ("side by side", 0)):
         checkers.PARALLEL_FROM_LEMMAS = lines
-        print(f"both, {way}: {best_of_three(lambda: checkers.check_twice(clauses, proof)):.2f} s")
+        print(f"both, {way}: {repeat(lambda: checkers.check_twice(clauses, proof)):.2f} s")
+
+
+def once(work: Callable[[], Any]) -> float:
+    """Seconds one call of ``work`` takes."""
+    started = time.monotonic()
+    work()
+    return time.monotonic() - started
+
+
+def seed_no_ohio() -> list[list[int]]:
+    """The clauses of the fit benchmark's ``3x3_seed_no_ohio``, as ``encode`` makes them."""
+    from exactgrid.cnf import compile_cnf
+    from exactgrid.encode import encode
+    from exactgrid.question import load_instance
+
+    return compile_cnf(encode(load_instance(ROOT / FIT / "3x3_seed_no_ohio.toml").question).model).clauses
 
 
 def main() -> None:
@@ -104,9 +146,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tree", type=Path, default=ROOT, help="the checkout whose exactgrid runs the examples")
     parser.add_argument("--checkers", action="store_true", help="time the two checkers on one proof instead")
+    parser.add_argument("--seven-core", type=float, metavar="SECONDS",
+                        help="with --checkers: also on the first core of a bound under the seven awards")
     args = parser.parse_args()
     if args.checkers:
-        checkers_alone()
+        from exactgrid.prove.drup import check_drup
+
+        check_drup([[1], [-1]], [])  # the compiled checker's first call loads it: not timed
+        checkers_alone("3x3_seed_no_ohio", seed_no_ohio(), best_of_three)
+        if args.seven_core:
+            checkers_alone("the seven awards' first core", seven_core(args.seven_core), once)
     else:
         examples(args.tree.resolve())
 

@@ -25,7 +25,7 @@ from typing import Any
 
 from ..backends._child import GRACE_SECONDS, ChildRace
 from ..inputs import usable_cores
-from .drup import check_drup
+from .drup import check_drup, compiled_available
 
 PARALLEL_FROM_LEMMAS = 1000
 """Proofs of at least this many lemmas (deletions not counted) are checked by both checkers at
@@ -113,7 +113,8 @@ def tally(total: Sequence[CheckerRun], runs: Sequence[CheckerRun]) -> tuple[Chec
 
 @cache
 def checker_names() -> tuple[str, str]:
-    """The two checkers with their versions: (exactgrid's, dratify's)."""
+    """The two checkers with their versions: (exactgrid's, marked "(compiled)" when it runs compiled;
+    dratify's)."""
     from importlib.metadata import PackageNotFoundError, version
 
     import dratify
@@ -122,7 +123,8 @@ def checker_names() -> tuple[str, str]:
         ours = version("exactgrid")
     except PackageNotFoundError:  # pragma: no cover - run from a source tree that is not installed
         ours = "(not installed)"
-    return f"exactgrid.prove.drup {ours}", f"dratify {dratify.__version__}"
+    how = " (compiled)" if compiled_available() else ""
+    return f"exactgrid.prove.drup {ours}{how}", f"dratify {dratify.__version__}"
 
 
 def check_with_exactgrid(clauses: Sequence[Sequence[int]], proof: Sequence[str],

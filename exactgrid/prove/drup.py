@@ -13,6 +13,10 @@ by consequences of itself (a RAT step, which would need deletions, is not accept
 them also lets the unit clauses found at the top level only grow, so propagation there is done
 once, incrementally, and each lemma costs only its own temporary assignments.
 
+The same checker, compiled with numba (:mod:`exactgrid.prove.drup_compiled`), checks the proofs
+when numba is installed: some fifty times faster (docs/benchmarks.md), and held by the tests to
+this one's verdicts.
+
 >>> check_drup([[1, 2], [-1, 2], [1, -2], [-1, -2]], ["2 0", "0"]).valid
 True
 >>> check_drup([[1, 2], [-1, 2]], ["0"]).reason
@@ -127,8 +131,8 @@ class _Propagator:
 
     def implies(self, lemma: Sequence[int]) -> bool:
         """Whether assigning every literal of ``lemma`` false propagates to a conflict."""
-        if self.conflict or any(self.truth(lit) for lit in lemma):
-            return True
+        if self.conflict or any(self.truth(lit) for lit in lemma) or _tautology(lemma):
+            return True  # refuted already, satisfied at the top level, or a tautology
         mark = len(self.trail)
         for lit in lemma:
             if self.truth(lit) is None:
@@ -140,35 +144,104 @@ class _Propagator:
         return refuted
 
 
+def _tautology(lits: Sequence[int]) -> bool:
+    seen = set(lits)
+    return any(-lit in seen for lit in seen)
+
+
+def compiled_available() -> bool:
+    """Whether numba is installed and imports, so that :func:`check_drup` runs compiled."""
+    from .drup_compiled import NUMBA_MISSING
+
+    return NUMBA_MISSING is None
+
+
 def check_drup(clauses: Iterable[Sequence[int]], proof: Iterable[str | Sequence[int]],
-               deadline: float | None = None) -> ProofCheck:
+               deadline: float | None = None, compiled: bool | None = None) -> ProofCheck:
     """Check a DRUP refutation of ``clauses`` (lists of non-zero integer literals).
 
     Returns a :class:`ProofCheck`: valid when every lemma is a RUP consequence of the clauses
     and lemmas before it and the empty clause is among them, or follows from them all by unit
     propagation (solvers write an empty proof when propagation alone refutes the clauses);
     otherwise the first failing lemma is named, or the ``deadline`` (``time.monotonic()``) that
-    came before the check finished. A malformed proof line raises ValueError.
+    came before the check finished. A tautology is implied by anything. A malformed proof line
+    raises ValueError.
+
+    ``compiled``: check with the numba-compiled twin of this checker
+    (:mod:`exactgrid.prove.drup_compiled`, same rules and verdicts, far faster); None: when
+    numba is installed.
     """
+    steps = [parse_proof_line(line) for line in proof]
+    if compiled is None:
+        compiled = compiled_available()
+    if compiled:
+        return _check_compiled(list(clauses), steps, deadline)
+    return _check_in_python(clauses, steps, deadline)
+
+
+def _deletions_before(steps: Sequence[tuple[bool, tuple[int, ...]]]) -> list[int]:
+    """For each lemma, the deletions read before it; and, last, all of them."""
+    counts, deletions = [], 0
+    for deletion, _ in steps:
+        if deletion:
+            deletions += 1
+        else:
+            counts.append(deletions)
+    return [*counts, deletions]
+
+
+def _check_in_python(clauses: Iterable[Sequence[int]], steps: Sequence[tuple[bool, tuple[int, ...]]],
+                     deadline: float | None) -> ProofCheck:
+    """:func:`check_drup` by :class:`_Propagator`."""
     state = _Propagator()
     for clause in clauses:
         state.add(clause)
     lemmas = deletions = 0
-    for line in proof:
-        deletion, lits = parse_proof_line(line)
+    for deletion, lits in steps:
         if deletion:
             deletions += 1
             continue
         lemmas += 1
         if deadline is not None and lemmas % 256 == 0 and time.monotonic() > deadline:
-            return ProofCheck(False, lemmas, deletions, f"the time limit came at lemma {lemmas}, before the end",
-                              timed_out=True)
+            return _timed_out(lemmas, deletions)
         if not state.implies(lits):
-            what = "the empty clause" if not lits else " ".join(map(str, lits))
-            return ProofCheck(False, lemmas, deletions, f"lemma {lemmas} ({what}) is not implied by unit propagation")
+            return _not_implied(lemmas, deletions, lits)
         if not lits:
             return ProofCheck(True, lemmas, deletions)
         state.add(lits)
     if state.implies(()):  # a solver writes no lemma when unit propagation alone refutes the clauses
         return ProofCheck(True, lemmas, deletions)
     return ProofCheck(False, lemmas, deletions, "the proof never derives the empty clause")
+
+
+def _check_compiled(clauses: list[Sequence[int]], steps: Sequence[tuple[bool, tuple[int, ...]]],
+                    deadline: float | None) -> ProofCheck:
+    """:func:`check_drup` by :class:`~exactgrid.prove.drup_compiled.CompiledChecker`, a chunk of
+    clauses between looks at the clock."""
+    from .drup_compiled import CHUNK, CompiledChecker
+
+    lemma_list = [lits for deletion, lits in steps if not deletion]
+    before = _deletions_before(steps)
+    checker = CompiledChecker(clauses, lemma_list)
+    base = checker.lemma_base
+    for begin in range(0, checker.size, CHUNK):
+        if begin > base and deadline is not None and time.monotonic() > deadline:
+            return _timed_out(begin - base, before[begin - base])
+        failed, empty = checker.check(begin, min(begin + CHUNK, checker.size))
+        if failed >= 0:
+            return _not_implied(failed - base + 1, before[failed - base], lemma_list[failed - base])
+        if empty >= 0:
+            return ProofCheck(True, empty - base + 1, before[empty - base])
+    if checker.refuted:  # a solver writes no lemma when unit propagation alone refutes the clauses
+        return ProofCheck(True, len(lemma_list), before[-1])
+    return ProofCheck(False, len(lemma_list), before[-1], "the proof never derives the empty clause")
+
+
+def _timed_out(lemmas: int, deletions: int) -> ProofCheck:
+    return ProofCheck(False, lemmas, deletions, f"the time limit came at lemma {lemmas}, before the end",
+                      timed_out=True)
+
+
+def _not_implied(lemma: int, deletions: int, lits: Sequence[int]) -> ProofCheck:
+    what = "the empty clause" if not lits else " ".join(map(str, lits))
+    return ProofCheck(False, lemma, deletions, f"lemma {lemma} ({what}) is not implied by unit propagation")
