@@ -116,6 +116,7 @@ def checkers_alone(name: str, clauses: list[list[int]], repeat: Callable[[Callab
     lemmas = sum(not line.startswith("d") for line in proof)
     print(f"{name}: {len(clauses):,} clauses, {len(proof):,} proof lines ({lemmas:,} lemmas)")
     ours, theirs = checkers.checker_names()
+    ours = ours.removesuffix(" (compiled)")
     print(f"{ours}, pure Python: {repeat(lambda: check_drup(clauses, proof, compiled=False)):.2f} s")
     if compiled_available():
         print(f"{ours}, compiled: {repeat(lambda: check_drup(clauses, proof, compiled=True)):.2f} s")
