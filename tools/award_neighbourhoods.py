@@ -12,7 +12,9 @@ FIT here is the SAT backend's word (not certified): it rules out one neighbourho
 ``--name-conflicts``: for each neighbourhood that does not fit, also name a minimal set of the
 awards that cannot be earned together there (:func:`exactgrid.fitting.conflicts.award_conflict`,
 each needed award shown by a grid of the neighbourhood earning the others), and at the end how
-often each set was named.
+often each set was named. With ``--certify S`` as well, each named conflict is refuted again by
+CaDiCaL with a DRUP proof that both checkers check (``exactgrid.prove.certify``), within S
+seconds; the line says whether it is certified, and the end how many were.
 """
 
 from __future__ import annotations
@@ -23,9 +25,11 @@ from collections import Counter
 
 from seven_awards import hard_words, judge, seven_question
 
+from exactgrid.awards import Checklist
 from exactgrid.fitting.conflicts import award_conflict
 from exactgrid.grid import parse_grid
-from exactgrid.question import Question, Verdict
+from exactgrid.prove.certify import certify_refutation
+from exactgrid.question import Question, Verdict, checklist_question, choose_checklist
 from exactgrid.solving.neighbourhoods import explore, keep_sets
 
 
@@ -40,11 +44,13 @@ def main() -> int:
     parser.add_argument("--backend", default="kissat")
     parser.add_argument("--name-conflicts", action="store_true",
                         help="name the awards that conflict in each neighbourhood that does not fit")
+    parser.add_argument("--certify", type=float, metavar="SECONDS",
+                        help="with --name-conflicts: certify each conflict named, within SECONDS")
     args = parser.parse_args()
     question, hard = seven_question(args.awards), hard_words()
     end = time.monotonic() + args.minutes * 60
     queues = [(grid, keep_sets(parse_grid(grid), hard, tuple(args.free), seed=7)) for grid in args.grid]
-    asked, named = 0, Counter()
+    asked, named, certified = 0, Counter(), Counter()
     while time.monotonic() + args.question_seconds < end and any(queue for _, queue in queues):
         grid, queue = queues[asked % len(queues)]
         asked += 1
@@ -59,22 +65,37 @@ def main() -> int:
             print(f"FITS: {found.grid} {found.score:,} ({found.states} states) earns {' '.join(found.awards)}")
             return 0
         if args.name_conflicts and answer.verdict == Verdict.DOES_NOT_FIT:
-            named[name_conflict(area.fixed, args)] += 1
+            conflict, keys = name_conflict(area.fixed, args)
+            named[conflict] += 1
+            if args.certify and keys:
+                certified[certify_conflict(area.fixed, keys, args.certify)] += 1
     print(f"none fits: {asked} neighbourhoods asked")
     for conflict, times in named.most_common():
         print(f"{times} x {conflict}")
+    if certified:
+        print(f"certified: {certified[True]} of {certified.total()} conflicts named")
     return 1
 
 
-def name_conflict(fixed: dict[int, str], args: argparse.Namespace) -> str:
-    """The awards that conflict with these fixed cells, as one line printed and returned."""
+def name_conflict(fixed: dict[int, str], args: argparse.Namespace) -> tuple[str, tuple[str, ...]]:
+    """The awards that conflict with these fixed cells, as one line printed and returned, with
+    their keys."""
     answer = award_conflict(Question(fixed=fixed), args.awards, backend=args.backend,
                             time_limit=args.question_seconds * (len(args.awards) + 1),
                             question_seconds=args.question_seconds, counting=False)
     conflict = " + ".join(answer.conflict) or "-"
     shown = "minimal" if answer.minimal else "not shown minimal"
     print(f"  conflict: {conflict} ({shown}; {len(answer.asked)} questions, {answer.seconds:.1f} s)", flush=True)
-    return conflict if answer.minimal else f"{conflict} (not shown minimal)"
+    return (conflict if answer.minimal else f"{conflict} (not shown minimal)"), answer.conflict
+
+
+def certify_conflict(fixed: dict[int, str], keys: tuple[str, ...], seconds: float) -> bool:
+    """Refute the awards ``keys`` with these fixed cells again, with a checked DRUP proof; print
+    the verdict and return whether it is certified."""
+    checklist: Checklist = choose_checklist(None, keys)
+    certificate = certify_refutation(checklist_question(Question(fixed=fixed), checklist), seconds)
+    print(f"  {certificate.text()}", flush=True)
+    return certificate.checked
 
 
 if __name__ == "__main__":
