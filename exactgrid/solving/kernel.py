@@ -36,6 +36,14 @@ by an adjacency, such as coast-to-coast) are kept incrementally as counts; the a
 maximises ``score - penalty * violations - shortfall`` and remembers the best grid with no
 violation separately. Nothing here is trusted: :mod:`exactgrid.solving.search` re-scores every
 grid it reports with the finder and the checklist.
+
+The graded search (:func:`anneal_graded` with a cap K > 0) makes a missing required word cost
+as many violations as the alterations it needs beyond the budget, at most K
+(:func:`walk_distance`: the same programme with budget ``budget + K - 1``), rather than one.
+A proposal grades the missing required words holding the letter it takes away or sets before
+any bound is tested (so ``counters[EXTRA]`` is exact for them and counts 0 for the words the
+proposal may lose: the bound stays an upper bound), and the required words it lost once it is
+scored in full. With K = 0 nothing is graded and the chain is the default one.
 """
 
 from __future__ import annotations
