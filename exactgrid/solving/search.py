@@ -55,6 +55,7 @@ class Schedule:
     """Under ``graded``: the most violations one missing required word counts."""
 
     def __post_init__(self) -> None:
+        """Refuse a cap below 1 (one missing word counts at least one violation)."""
         if self.graded_cap < 1:
             raise InputError(f"graded_cap is at least 1; got {self.graded_cap}")
 
