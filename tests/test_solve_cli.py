@@ -47,6 +47,27 @@ def test_solve_text_and_the_start_grid() -> None:
     assert "checked by the finder" in result.stdout
 
 
+def test_graded_search_from_the_command_line(monkeypatch) -> None:
+    import exactgrid.solving as solving
+
+    schedules = []
+    real = solving.solve
+
+    def spy(*args, **kwargs):
+        schedules.append(kwargs.get("schedule"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(solving, "solve", spy)
+    result = run("solve", "OHIO", "IOWA", "--shape", "3x3", "--graded", "--time-limit", "2", "--workers", "1",
+                 "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert {"OHIO", "IOWA"} <= set(eg.score(data["grid"]).words)
+    assert schedules == [eg.solving.Schedule(graded=True)]
+    run("solve", "--shape", "2x2", "--time-limit", "1", "--workers", "1")
+    assert schedules[-1] is None
+
+
 def test_certify_window_in_text_and_json() -> None:
     result = run("solve", "--shape", "3x3", "--time-limit", "1", "--workers", "1", "--certify-window", "1",
                  "--certify-time-limit", "120", "--json")

@@ -44,6 +44,10 @@ from .progress import Progress, progress_option, time_left
               help="Search threads (default: one per core; more than the cores here are lowered to them).")
 @click.option("--seed", type=click.IntRange(0, 2**31 - 1), default=0, show_default=True)
 @click.option("--start", "start", metavar="GRID", default=None, help="Improve this grid (letters or a file).")
+@click.option("--graded", is_flag=True,
+              help="Grade missing required words: one counts as many violations as the letters it needs altered "
+                   "beyond the budget (at most 3), so the search feels it coming closer. Grids found still meet "
+                   "every constraint. Measured: docs/benchmarks.md (Solve).")
 @click.option("--out", "out", metavar="FILE", default=None,
               help="Append every improvement to FILE as a JSON line (grid, score, states, awards, elapsed, worker).")
 @click.option("--certify-window", type=click.IntRange(min=1), default=None, metavar="K",
@@ -58,7 +62,7 @@ from .progress import Progress, progress_option, time_left
 def solve_command(ctx: click.Context, requirements: tuple[str, ...], forbid: tuple[str, ...], cells: str | None,
                   min_score: int | None, min_count: int | None, checklist_path: str | None, award: tuple[str, ...],
                   water_borders: bool, shape: str, moves: str, budget: int, words: str | None, time_limit: float,
-                  workers: int | None, seed: int, start: str | None, out: str | None,
+                  workers: int | None, seed: int, start: str | None, graded: bool, out: str | None,
                   certify_window: int | None, certify_time_limit: float | None, progress: bool | None,
                   show: str | None, as_json: bool) -> None:
     """The highest-scoring grid found in --time-limit: every word of the list scores its weight
@@ -70,7 +74,7 @@ def solve_command(ctx: click.Context, requirements: tuple[str, ...], forbid: tup
     Needs the solve extra (numba compiles the search kernel): pip install 'exactgrid[solve]'.
     """
     from ..question import build_question, choose_checklist
-    from ..solving import solve
+    from ..solving import Schedule, solve
 
     question = build_question(requirements=requirements, forbid=forbid, min_score=min_score, min_count=min_count,
                               shape=shape, moves=moves, budget=budget, words=words, allow_empty=True,
@@ -83,6 +87,7 @@ def solve_command(ctx: click.Context, requirements: tuple[str, ...], forbid: tup
     with Progress("solve", time_limit + certifying, progress, "starting the search") as shown:
         answer = solve(question, checklist=checklist, water_borders=True if water_borders else None,
                        time_limit=time_left(time_limit), workers=workers, seed=seed, start=start_grid,
+                       schedule=Schedule(graded=True) if graded else None,
                        certify_window=certify_window, certify_time_limit=certify_time_limit, out=out,
                        on_progress=shown.event)
     print_answer(ctx, answer, as_json, show, checklist=checklist_path, water_borders=True if water_borders else None)

@@ -36,6 +36,14 @@ by an adjacency, such as coast-to-coast) are kept incrementally as counts; the a
 maximises ``score - penalty * violations - shortfall`` and remembers the best grid with no
 violation separately. Nothing here is trusted: :mod:`exactgrid.solving.search` re-scores every
 grid it reports with the finder and the checklist.
+
+The graded search (:func:`anneal_graded` with a cap K > 0) makes a missing required word cost
+as many violations as the alterations it needs beyond the budget, at most K
+(:func:`walk_distance`: the same programme with budget ``budget + K - 1``), rather than one.
+A proposal grades the missing required words holding the letter it takes away or sets before
+any bound is tested (so ``counters[EXTRA]`` is exact for them and counts 0 for the words the
+proposal may lose: the bound stays an upper bound), and the required words it lost once it is
+scored in full. With K = 0 nothing is graded and the chain is the default one.
 """
 
 from __future__ import annotations
@@ -71,9 +79,10 @@ def require_numba() -> None:
         raise KernelUnavailable(f"solve and local search need numba, which compiles their kernel: {SOLVE_EXTRA_HINT} "
                                 f"(importing it failed: {NUMBA_MISSING})")
 
-# Indices into the per-chain counters array (int64, shape (chains, N_COUNTERS)).
-SCORE, FOUND, MISSING, PRESENT, CHAIN_GAP, STEP = range(6)
-N_COUNTERS = 6
+# Indices into the per-chain counters array (int64, shape (chains, N_COUNTERS)). EXTRA (graded
+# search only, else 0): the violations missing required words count beyond one each.
+SCORE, FOUND, MISSING, PRESENT, CHAIN_GAP, STEP, EXTRA = range(7)
+N_COUNTERS = 7
 
 # Word flags.
 REQUIRED, FORBIDDEN = 1, 2
@@ -190,6 +199,96 @@ def _pick(cells, avoid):
     return cells & -cells
 
 
+@njit(cache=True, nogil=True, _nrt=False)
+def walk_distance(w, starts, lengths, letters, lmask, table, chunks, full, limit, reach):
+    """The fewest alterations with which a walk spells word ``w`` (the minimum Hamming distance
+    between the word and the letters of any walk), or ``limit + 1`` when it needs more than
+    ``limit``: the programme of :func:`check_word` with budget ``limit``. ``reach`` is scratch,
+    shape (longest word, ``limit + 1`` or more)."""
+    s = starts[_u(w)]
+    n = lengths[_u(w)]
+    reach[0, 0] = lmask[_u(letters[_u(s)])]
+    for j in range(1, limit + 1):
+        reach[0, _u(j)] = full
+    for i in range(1, n):
+        m = lmask[_u(letters[_u(s + i)])]
+        alive = np.int64(0)
+        before = np.int64(0)
+        for j in range(limit + 1):
+            spread = _dilate(reach[_u(i - 1), _u(j)], table, chunks, full)
+            v = spread & m
+            if j > 0:
+                v |= before
+            reach[_u(i), _u(j)] = v
+            before = spread
+            alive |= v
+        if alive == 0:
+            return limit + 1
+    for j in range(limit + 1):
+        if reach[_u(n - 1), _u(j)] != 0:
+            return j
+    return limit + 1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _grade(w, lmask, prob, cap, reach):
+    """The violations a required word ``w`` counts under the graded search (``cap`` > 0): 0 when
+    spelled, else the alterations it needs beyond the budget, at most ``cap``."""
+    budget = prob[10]
+    d = walk_distance(w, prob[0], prob[1], prob[2], lmask, prob[7], prob[8], prob[9], budget + cap - 1, reach)
+    return d - budget if d > budget else 0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _beyond_one(grade):
+    """What a grade adds to the counter EXTRA: the violations beyond the one MISSING counts."""
+    return grade - 1 if grade > 1 else 0
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _regrade(w, lmask, ctr, grading, prob, reach, n_log):
+    """Grade required word ``w`` afresh, logging its old grade; the new log length."""
+    grades, cap, log_w, log_grade = grading[0], grading[1], grading[3], grading[4]
+    g = _grade(w, lmask, prob, cap, reach)
+    if g != grades[w]:
+        log_w[n_log] = w
+        log_grade[n_log] = grades[w]
+        n_log += 1
+        ctr[EXTRA] += _beyond_one(g) - _beyond_one(grades[w])
+        grades[w] = g
+    return n_log
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _regrade_missing(letter_bits, state, grading, prob, reach):
+    """Graded search: grade afresh every required word missing before a proposal that holds a
+    letter of ``letter_bits`` (the letters the proposal took away or set; no other missing word's
+    distance can change). Run before the losses, so that ``counters[EXTRA]`` is exact for the
+    words missing before and counts 0 for the words the proposal loses: a lower bound, which
+    keeps :func:`_value_bound` an upper bound. Returns the grade log's length."""
+    lmask, found, ctr = state[1], state[2], state[4]
+    required, word_letters = grading[2], prob[11]
+    n_log = 0
+    for k in range(required.shape[0]):
+        w = required[k]
+        if found[w] < 0 and (word_letters[w] & letter_bits) != 0:
+            n_log = _regrade(w, lmask, ctr, grading, prob, reach, n_log)
+    return n_log
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _regrade_lost(state, grading, prob, reach, n_log):
+    """Graded search, once a proposal is scored in full: grade the required words it lost (missing
+    now, graded 0 as found); ``counters[EXTRA]`` is then exact. Returns the grade log's length."""
+    lmask, found, ctr = state[1], state[2], state[4]
+    grades, required = grading[0], grading[2]
+    for k in range(required.shape[0]):
+        w = required[k]
+        if found[w] < 0 and grades[w] == 0:
+            n_log = _regrade(w, lmask, ctr, grading, prob, reach, n_log)
+    return n_log
+
+
 @njit(cache=True, nogil=True, inline="always")
 def _uniform(rng):
     """A float in [0, 1) from the chain's xorshift64* stream ``rng[0]`` (advanced): cheaper
@@ -256,8 +355,11 @@ def _chain_gaps(found_bits, chain_sources, chain_targets, chain_adjacency, n_wor
 
 @njit(cache=True, nogil=True)
 def rescore(grid, lmask, found, support, counters, starts, lengths, letters, weights, flags,
-            table, chunks, full, budget, reach, chain_sources, chain_targets, chain_adjacency):
-    """Score one chain's grid from scratch: letter masks, found words, supports, counters."""
+            table, chunks, full, budget, reach, chain_sources, chain_targets, chain_adjacency, grades, cap):
+    """Score one chain's grid from scratch: letter masks, found words, supports, counters; with
+    ``cap`` > 0 (the graded search) also each missing required word's grade (:func:`_grade`) in
+    ``grades`` and their sum beyond one each in ``counters[EXTRA]``. ``reach`` is scratch, shape
+    (longest word, ``budget + max(cap, 1)``)."""
     for a in range(26):
         lmask[a] = 0
     for c in range(grid.shape[0]):
@@ -281,6 +383,14 @@ def rescore(grid, lmask, found, support, counters, starts, lengths, letters, wei
                 present += 1
         elif flags[w] & REQUIRED:
             missing += 1
+    extra = 0
+    for w in range(weights.shape[0]):
+        grades[w] = 0
+        if cap > 0 and found[w] < 0 and flags[w] & REQUIRED:
+            d = walk_distance(w, starts, lengths, letters, lmask, table, chunks, full, budget + cap - 1, reach)
+            grades[w] = d - budget if d > budget else 0
+            extra += _beyond_one(grades[w])
+    counters[EXTRA] = extra
     counters[SCORE] = score
     counters[FOUND] = count
     counters[MISSING] = missing
@@ -527,10 +637,11 @@ def _value_bound(counters, freed, gain_score, gain_count, gain_required, goal):
     """The penalised value once words worth ``gain_score`` (``gain_count`` words,
     ``gain_required`` of them required) are gained and ``freed`` forbidden words lost, from the
     counters as they stand, every chain holding: an upper bound when those words hold every word
-    that can be gained."""
+    that can be gained (in the graded search ``counters[EXTRA]`` never exceeds its value once the
+    proposal is scored: :func:`_regrade_missing`)."""
     score = counters[SCORE] + gain_score
     count = counters[FOUND] + gain_count
-    violations = counters[MISSING] - gain_required + counters[PRESENT] - freed
+    violations = counters[MISSING] - gain_required + counters[PRESENT] - freed + counters[EXTRA]
     if count < goal[1]:
         violations += goal[1] - count
     short = goal[2] - score if score < goal[2] else 0
@@ -610,6 +721,14 @@ def _undo(n_undo, undo, found, support):
         support[w, 1] = undo_support[u, 1]
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _undo_grades(n_graded, grading):
+    """Restore the grades logged since the proposal began, newest first."""
+    grades, log_w, log_grade = grading[0], grading[3], grading[4]
+    for u in range(n_graded - 1, -1, -1):
+        grades[log_w[u]] = log_grade[u]
+
+
 @njit(cache=True, nogil=True, _nrt=False)
 def _found_bits(found):
     bits = np.int64(0)
@@ -622,7 +741,7 @@ def _found_bits(found):
 @njit(cache=True, nogil=True)
 def objective(counters, n_chains, min_count, min_score, penalty):
     """The penalised value of a chain's grid, and whether it meets every constraint."""
-    violations = counters[MISSING] + counters[PRESENT] + counters[CHAIN_GAP]
+    violations = counters[MISSING] + counters[EXTRA] + counters[PRESENT] + counters[CHAIN_GAP]
     if counters[FOUND] < min_count:
         violations += min_count - counters[FOUND]
     short = min_score - counters[SCORE] if counters[SCORE] < min_score else 0
@@ -647,6 +766,28 @@ def anneal(grids, lmasks, founds, supports, counters, stamps, best_grid, best_va
     letters. Proposals: a new letter for one free cell (drawn from ``letter_cdf``), or, with
     probability ``swap_share``, the swap of two free cells. ``best_*`` and ``feasible_*``
     (``*_value[0]``) are updated in place; ``feasible_value[0] < 0`` means none yet.
+    A missing required word costs one violation (:func:`anneal_graded` grades it).
+    """
+    grades = np.zeros((grids.shape[0], weights.shape[0]), dtype=np.int64)
+    return anneal_graded(grids, lmasks, founds, supports, counters, stamps, best_grid, best_value, feasible_grid,
+                         feasible_value, steps, sweep, t_hot, t_cold, swap_share, kick, letter_cdf, fixed_cell,
+                         starts, lengths, letters, weights, flags, word_index, word_ptr, table, chunks, full,
+                         budget, chain_sources, chain_targets, chain_adjacency, min_count, min_score, penalty,
+                         grades, 0)
+
+
+@njit(cache=True, nogil=True)
+def anneal_graded(grids, lmasks, founds, supports, counters, stamps, best_grid, best_value, feasible_grid,
+                  feasible_value, steps, sweep, t_hot, t_cold, swap_share, kick, letter_cdf, fixed_cell,
+                  starts, lengths, letters, weights, flags, word_index, word_ptr, table, chunks, full,
+                  budget, chain_sources, chain_targets, chain_adjacency, min_count, min_score, penalty,
+                  grades, graded_cap):
+    """:func:`anneal`, with a graded cost for missing required words when ``graded_cap`` > 0:
+    such a word counts as many violations as the alterations it needs beyond the budget, at
+    most ``graded_cap`` (:func:`_grade`), so that the search feels a required word coming
+    closer before it is spelled. ``grades`` (chains x words) holds each chain's grades, as
+    :func:`rescore` left them; ``counters[:, EXTRA]`` their sum beyond one per missing word.
+    With ``graded_cap`` 0 the chain is :func:`anneal`'s, proposal for proposal.
     """
     free = np.flatnonzero(fixed_cell < 0)
     if free.shape[0] == 0:
@@ -659,7 +800,10 @@ def anneal(grids, lmasks, founds, supports, counters, stamps, best_grid, best_va
     elite = (best_grid, best_value, feasible_grid, feasible_value)
     moves = (free, swap_share, kick, letter_cdf)
     schedule = (sweep, t_hot, t_cold / t_hot)
-    reach, undo, saved, pending, candidates = _scratch(lengths, budget)
+    reach, undo, saved, pending, candidates = _scratch(lengths, budget + max(graded_cap, 1))
+    required = np.flatnonzero(flags & REQUIRED)
+    grade_log = (np.zeros(2 * required.shape[0] + 2, dtype=np.int64), np.zeros(2 * required.shape[0] + 2,
+                                                                                 dtype=np.int64))
     order, rest = _by_weight(word_index, word_ptr, weights, flags)
     lists = (candidates, order, rest, np.zeros(3, dtype=np.int64))
     rng = np.zeros(1, dtype=np.uint64)
@@ -668,15 +812,17 @@ def anneal(grids, lmasks, founds, supports, counters, stamps, best_grid, best_va
     scored = 0
     for k in range(grids.shape[0]):
         state = (grids[k], lmasks[k], founds[k], supports[k], counters[k], stamps[k], spread, present)
+        grading = (grades[k], graded_cap, required, grade_log[0], grade_log[1])
         scored += _anneal_chain(state, steps, schedule, moves, prob, chains, goal, elite, reach, undo,
-                                saved, pending, lists, rng)
+                                saved, pending, lists, rng, grading)
     return scored
 
 
 @njit(cache=True, nogil=True)
-def _scratch(lengths, budget):
-    """Scratch arrays: the reach layers of a recheck, the undo log (four entries a word), the
-    counters saved before a proposal, the words left for a full recheck, and the gain candidates."""
+def _scratch(lengths, layers):
+    """Scratch arrays: the reach layers of a recheck (``layers`` of them: the budget + 1, or
+    more for the graded search), the undo log (four entries a word), the counters saved before
+    a proposal, the words left for a full recheck, and the gain candidates."""
     n_words = lengths.shape[0]
     longest = 1
     for w in range(n_words):
@@ -684,14 +830,16 @@ def _scratch(lengths, budget):
     size = 4 * n_words + 4
     undo = (np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.int64), np.zeros((size, 2), dtype=np.int64))
     saved = np.zeros(N_COUNTERS, dtype=np.int64)
-    reach = np.zeros((longest, budget + 1), dtype=np.int64)
+    reach = np.zeros((longest, layers), dtype=np.int64)
     return reach, undo, saved, np.zeros(n_words + 1, dtype=np.int64), np.zeros(n_words + 1, dtype=np.int64)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _anneal_chain(state, steps, schedule, moves, prob, chains, goal, elite, reach, undo, saved, pending, lists, rng):
+def _anneal_chain(state, steps, schedule, moves, prob, chains, goal, elite, reach, undo, saved, pending, lists, rng,
+                  grading):
     """``steps`` proposals on one chain (``state``: its grid, letter masks, found words,
-    supports, counters and stamps; the rest as :func:`anneal` packs it); proposals scored."""
+    supports, counters and stamps; ``grading``: its grades, the cap, the required words and
+    the grade log; the rest as :func:`anneal_graded` packs it); proposals scored."""
     grid, lmask, found, support, ctr, stamp, spread, present = state
     sweep, t_hot, ratio = schedule
     _fill_spread(lmask, spread, present, prob[7], prob[8], prob[9])
@@ -704,7 +852,7 @@ def _anneal_chain(state, steps, schedule, moves, prob, chains, goal, elite, reac
     scored = 0
     for _ in range(steps):
         if ctr[STEP] >= sweep:  # restart from the elite with a kick
-            value = _restart(state, moves, prob, chains, goal, elite[0], reach, rng)
+            value = _restart(state, moves, prob, chains, goal, elite[0], reach, rng, grading)
             next_temperature = t_hot
             scored += 1
         temperature = next_temperature
@@ -720,16 +868,19 @@ def _anneal_chain(state, steps, schedule, moves, prob, chains, goal, elite, reac
             if b == old1:
                 continue
         epoch += 1
-        n_undo, changed, threshold, rejected = _propose(c1, b, c2, value, temperature, state, epoch, undo, pending,
-                                                        lists, prob, goal, reach, rng)
+        n_undo, n_graded, changed, threshold, rejected = _propose(c1, b, c2, value, temperature, state, epoch, undo,
+                                                                  pending, lists, prob, goal, reach, rng, grading)
         scored += 1
         if not rejected:
+            if grading[1] > 0:
+                n_graded = _regrade_lost(state, grading, prob, reach, n_graded)
             new_value, new_ok = _settle(changed, found, ctr, chains, goal)
             if new_value >= threshold:
                 value = new_value
                 _remember(new_value, new_ok, grid, ctr, elite)
                 continue
         _undo(n_undo, undo, found, support)
+        _undo_grades(n_graded, grading)
         if c2 >= 0:
             _set(c2, old2, state, prob)
         _set(c1, old1, state, prob)
@@ -739,7 +890,7 @@ def _anneal_chain(state, steps, schedule, moves, prob, chains, goal, elite, reac
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _restart(state, moves, prob, chains, goal, best_grid, reach, rng):
+def _restart(state, moves, prob, chains, goal, best_grid, reach, rng, grading):
     """Restart a chain from ``best_grid`` with ``kick`` random letters on free cells, rescored;
     its penalised value."""
     grid, lmask, found, support, ctr = state[0], state[1], state[2], state[3], state[4]
@@ -750,7 +901,7 @@ def _restart(state, moves, prob, chains, goal, best_grid, reach, rng):
         cell = free[_below(free.shape[0], rng)]
         grid[cell] = np.searchsorted(letter_cdf, _uniform(rng), side="right")
     rescore(grid, lmask, found, support, ctr, starts, lengths, letters, weights, flags, table, chunks, full,
-            budget, reach, chains[0], chains[1], chains[2])
+            budget, reach, chains[0], chains[1], chains[2], grading[0], grading[1])
     _fill_spread(lmask, state[6], state[7], table, chunks, full)
     ctr[STEP] = 0
     return objective(ctr, goal[0], goal[1], goal[2], goal[3])[0]
@@ -771,11 +922,13 @@ def _draw_cells(grid, free, swap_share, rng):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _propose(c1, b, c2, value, temperature, state, epoch, undo, pending, lists, prob, goal, reach, rng):
+def _propose(c1, b, c2, value, temperature, state, epoch, undo, pending, lists, prob, goal, reach, rng, grading):
     """Set cell ``c1`` to letter ``b`` or, when ``c2 >= 0``, swap the letters of ``c1`` and
     ``c2`` (``b`` is then ``c2``'s letter), and score the result as far as the Metropolis
     test needs. Every cell is set first, so each recheck reads the final grid; then:
 
+    0. in the graded search, the required words missing before are graded afresh
+       (:func:`_regrade_missing`);
     1. the losses (:func:`_losses`): words kept by a spare alteration or lost by the pair test
        cost nothing more; the rest are pending;
     2. the threshold is drawn;
@@ -785,8 +938,8 @@ def _propose(c1, b, c2, value, temperature, state, epoch, undo, pending, lists, 
     4. the pending words are rechecked, and the bound tested again with the losses exact;
     5. the candidates are rechecked (:func:`_gains`).
 
-    Returns the undo-log length, whether the found set changed, the threshold, and whether the
-    proposal is already rejected."""
+    Returns the undo-log length, the grade-log length, whether the found set changed, the
+    threshold, and whether the proposal is already rejected."""
     grid, ctr = state[0], state[4]
     flags, word_ptr = prob[4], prob[6]
     candidates, gain = lists[0], lists[3]
@@ -794,6 +947,9 @@ def _propose(c1, b, c2, value, temperature, state, epoch, undo, pending, lists, 
     _set(c1, b, state, prob)
     if c2 >= 0:
         _set(c2, a, state, prob)
+    n_graded = 0
+    if grading[1] > 0:
+        n_graded = _regrade_missing((np.int64(1) << a) | (np.int64(1) << b), state, grading, prob, reach)
     # one call site per inlined function, for both cells of a swap: half the compiled code
     sides = 2 if c2 >= 0 else 1
     n_undo, n_pending, changed = 0, 0, False
@@ -815,15 +971,15 @@ def _propose(c1, b, c2, value, temperature, state, epoch, undo, pending, lists, 
                                                   state, epoch, prob, lists, n_candidates, other if side == 0 else -1,
                                                   threshold, freed, goal)
         if rejected:
-            return n_undo, changed, threshold, True
+            return n_undo, n_graded, changed, threshold, True
     if _value_bound(ctr, freed, gain[0], gain[1], gain[2], goal) < threshold:
-        return n_undo, changed, threshold, True
+        return n_undo, n_graded, changed, threshold, True
     if n_pending > 0:
         changed |= _recheck_pending(pending, n_pending, state, prob, reach)
         if _value_bound(ctr, 0, gain[0], gain[1], gain[2], goal) < threshold:
-            return n_undo, changed, threshold, True
+            return n_undo, n_graded, changed, threshold, True
     n_undo, won = _gains(candidates, n_candidates, state, undo, n_undo, prob, reach)
-    return n_undo, changed | won, threshold, False
+    return n_undo, n_graded, changed | won, threshold, False
 
 
 @njit(cache=True, nogil=True, inline="always")

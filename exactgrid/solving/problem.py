@@ -180,7 +180,12 @@ def _chain_arrays(question: Question, index: dict[str, int]) -> tuple[np.ndarray
 
 @dataclass
 class ChainStates:
-    """The grids of many search chains and their incremental state (one row per chain)."""
+    """The grids of many search chains and their incremental state (one row per chain).
+
+    ``graded_cap`` > 0: the graded search (:func:`exactgrid.solving.kernel.anneal_graded`), where
+    a missing required word counts its alterations beyond the budget, at most ``graded_cap``, as
+    violations; ``grades`` holds each word's (0 for the rest), ``counters[:, EXTRA]`` their sum
+    beyond one per missing word."""
 
     grids: np.ndarray
     lmasks: np.ndarray
@@ -188,10 +193,13 @@ class ChainStates:
     supports: np.ndarray
     counters: np.ndarray
     stamps: np.ndarray
+    grades: np.ndarray
+    graded_cap: int = 0
 
     @classmethod
-    def start(cls, problem: SearchProblem, grids: np.ndarray) -> ChainStates:
-        """States for ``grids`` (an ``(N, cells)`` array of letter codes 0..25), scored."""
+    def start(cls, problem: SearchProblem, grids: np.ndarray, graded_cap: int = 0) -> ChainStates:
+        """States for ``grids`` (an ``(N, cells)`` array of letter codes 0..25), scored (and
+        graded, with ``graded_cap`` > 0)."""
         grids = np.ascontiguousarray(grids, dtype=np.int64)
         n, w = len(grids), len(problem.words)
         states = cls(
@@ -201,20 +209,26 @@ class ChainStates:
             supports=np.zeros((n, w, 2), dtype=np.int64),
             counters=np.zeros((n, kernel.N_COUNTERS), dtype=np.int64),
             stamps=np.zeros((n, w + 1), dtype=np.int64),
+            grades=np.zeros((n, w), dtype=np.int64),
+            graded_cap=graded_cap,
         )
-        reach = np.zeros((int(problem.lengths.max()), problem.budget + 1), dtype=np.int64)
+        reach = states.scratch(problem)
         for k in range(n):
             states.rescore(problem, k, reach)
         return states
 
+    def scratch(self, problem: SearchProblem) -> np.ndarray:
+        """The reach layers :meth:`rescore` needs."""
+        return np.zeros((int(problem.lengths.max()), problem.budget + max(self.graded_cap, 1)), dtype=np.int64)
+
     def rescore(self, problem: SearchProblem, k: int, reach: np.ndarray | None = None) -> None:
         """Score chain ``k``'s grid from scratch."""
         if reach is None:
-            reach = np.zeros((int(problem.lengths.max()), problem.budget + 1), dtype=np.int64)
+            reach = self.scratch(problem)
         kernel.rescore(self.grids[k], self.lmasks[k], self.founds[k], self.supports[k], self.counters[k],
                        problem.starts, problem.lengths, problem.letters, problem.weights, problem.flags,
                        problem.table, problem.chunks, problem.full, problem.budget, reach,
-                       *problem.chain_args())
+                       *problem.chain_args(), self.grades[k], self.graded_cap)
 
 
 def grid_text(codes: np.ndarray) -> str:

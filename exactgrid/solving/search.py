@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..grid import Grid
-from ..inputs import usable_cores
+from ..inputs import InputError, usable_cores
 from ..stopping import interruption, leave_signals_to_the_main_thread
 from ..verify import GridCheck, check_grid
 from . import kernel
@@ -47,6 +47,22 @@ class Schedule:
     """The cost of one violation (a required word missing, a forbidden word present, a word short
     of ``min_count`` or of a chain), as a multiple of the largest word weight: more than any
     one word can bring, so that the search settles where the constraints hold."""
+    graded: bool = False
+    """Grade a missing required word: it counts as many violations as the letters it needs
+    altered beyond the budget (at most ``graded_cap``), rather than one, so that the search
+    feels it coming closer before it is spelled. A grid found still meets every constraint."""
+    graded_cap: int = 3
+    """Under ``graded``: the most violations one missing required word counts."""
+
+    def __post_init__(self) -> None:
+        """Refuse a cap below 1 (one missing word counts at least one violation)."""
+        if self.graded_cap < 1:
+            raise InputError(f"graded_cap is at least 1; got {self.graded_cap}")
+
+    @property
+    def cap(self) -> int:
+        """The kernel's ``graded_cap``: 0 for the default search (a missing word is one violation)."""
+        return self.graded_cap if self.graded else 0
 
 
 @dataclass(frozen=True)
@@ -175,7 +191,7 @@ class _Worker:
         grids = problem.random_grids(chains, rng)
         if start is not None:
             grids[:] = start
-        self.states = ChainStates.start(problem, grids)
+        self.states = ChainStates.start(problem, grids, schedule.cap)
         mean = float(problem.weights.mean()) if len(problem.weights) else 1.0
         self.hot, self.cold = schedule.hot * mean, schedule.cold * mean
         self.penalty = int(schedule.penalty * (int(problem.weights.max()) if len(problem.weights) else 1))
@@ -223,13 +239,14 @@ class _Worker:
                 self.shared = None
         wall, cpu = time.perf_counter(), time.thread_time()
         with self.lock:
-            scored = kernel.anneal(
+            scored = kernel.anneal_graded(
                 st.grids, st.lmasks, st.founds, st.supports, st.counters, st.stamps, self.best_grid,
                 self.best_value, self.feasible_grid, self.feasible_value,
                 self.steps if steps is None else steps, sc.sweep, self.hot,
                 self.cold, sc.swap_share, sc.kick, p.letter_cdf, p.fixed, p.starts, p.lengths, p.letters,
                 p.weights, p.flags, p.word_index, p.word_ptr, p.table, p.chunks, p.full, p.budget,
-                p.chain_sources, p.chain_targets, p.chain_adjacency, p.min_count, p.min_score, self.penalty)
+                p.chain_sources, p.chain_targets, p.chain_adjacency, p.min_count, p.min_score, self.penalty,
+                st.grades, st.graded_cap)
         spent = time.perf_counter() - wall
         self.cpu += time.thread_time() - cpu
         self.proposals += int(scored)
