@@ -118,17 +118,11 @@ def _dilate(mask, table, chunks, full):
     return out
 
 
-# ``_nrt=False`` (no reference counting) on the hot functions: they allocate nothing, and numba's
-# increfs and decrefs took a quarter of the time. The option is numba's own (numba.core.options),
-# in every numba the `solve` extra allows; tests/test_pins.py checks that it is still there.
-@njit(cache=True, nogil=True, _nrt=False)
-def check_word(w, starts, lengths, letters, lmask, table, chunks, full, budget, reach):
-    """Whether word ``w`` is spelled in the grid whose letter masks are ``lmask``; the support
-    (cells read with their own letter) of one witness walk with the fewest alterations; and
-    how many alterations it uses (the budget when it reads a cell twice: then changing that
-    cell costs two). ``reach`` is scratch, shape (longest word, budget + 1)."""
-    s = starts[_u(w)]
-    n = lengths[_u(w)]
+@njit(cache=True, nogil=True, inline="always")
+def _spell(s, n, letters, lmask, table, chunks, full, budget, reach):
+    """The finder's programme for the word at ``letters[s:s + n]``: ``reach[i, j]``, the cells
+    where a walk spelling its first i + 1 letters with at most j alterations can end; False as
+    soon as no walk spells a prefix within ``budget`` (the layers past it are then unset)."""
     reach[0, 0] = lmask[_u(letters[_u(s)])]
     for j in range(1, budget + 1):
         reach[0, _u(j)] = full
@@ -145,7 +139,23 @@ def check_word(w, starts, lengths, letters, lmask, table, chunks, full, budget, 
             before = spread
             alive |= v
         if alive == 0:
-            return False, np.int64(0), np.int64(0), 0
+            return False
+    return True
+
+
+# ``_nrt=False`` (no reference counting) on the hot functions: they allocate nothing, and numba's
+# increfs and decrefs took a quarter of the time. The option is numba's own (numba.core.options),
+# in every numba the `solve` extra allows; tests/test_pins.py checks that it is still there.
+@njit(cache=True, nogil=True, _nrt=False)
+def check_word(w, starts, lengths, letters, lmask, table, chunks, full, budget, reach):
+    """Whether word ``w`` is spelled in the grid whose letter masks are ``lmask``; the support
+    (cells read with their own letter) of one witness walk with the fewest alterations; and
+    how many alterations it uses (the budget when it reads a cell twice: then changing that
+    cell costs two). ``reach`` is scratch, shape (longest word, budget + 1)."""
+    s = starts[_u(w)]
+    n = lengths[_u(w)]
+    if not _spell(s, n, letters, lmask, table, chunks, full, budget, reach):
+        return False, np.int64(0), np.int64(0), 0
     first, used = _witness(s, n, budget, letters, lmask, table, chunks, full, reach, np.int64(0))
     if used < 0:
         return False, np.int64(0), np.int64(0), 0
@@ -207,23 +217,8 @@ def walk_distance(w, starts, lengths, letters, lmask, table, chunks, full, limit
     shape (longest word, ``limit + 1`` or more)."""
     s = starts[_u(w)]
     n = lengths[_u(w)]
-    reach[0, 0] = lmask[_u(letters[_u(s)])]
-    for j in range(1, limit + 1):
-        reach[0, _u(j)] = full
-    for i in range(1, n):
-        m = lmask[_u(letters[_u(s + i)])]
-        alive = np.int64(0)
-        before = np.int64(0)
-        for j in range(limit + 1):
-            spread = _dilate(reach[_u(i - 1), _u(j)], table, chunks, full)
-            v = spread & m
-            if j > 0:
-                v |= before
-            reach[_u(i), _u(j)] = v
-            before = spread
-            alive |= v
-        if alive == 0:
-            return limit + 1
+    if not _spell(s, n, letters, lmask, table, chunks, full, limit, reach):
+        return limit + 1
     for j in range(limit + 1):
         if reach[_u(n - 1), _u(j)] != 0:
             return j
