@@ -13,8 +13,8 @@ FIT here is the SAT backend's word (not certified): it rules out one neighbourho
 awards that cannot be earned together there (:func:`exactgrid.fitting.conflicts.award_conflict`,
 each needed award shown by a grid of the neighbourhood earning the others), and at the end how
 often each set was named. With ``--certify S`` as well, each named conflict is refuted again by
-CaDiCaL with a DRUP proof that both checkers check (``exactgrid.prove.certify``), within S
-seconds; the line says whether it is certified, and the end how many were.
+CaDiCaL with a DRUP proof that both checkers check (``award_conflict(certify=True)``), with S
+seconds more; the line says whether it is certified, and the end how many were.
 """
 
 from __future__ import annotations
@@ -25,11 +25,9 @@ from collections import Counter
 
 from seven_awards import hard_words, judge, seven_question
 
-from exactgrid.awards import Checklist
 from exactgrid.fitting.conflicts import award_conflict
 from exactgrid.grid import parse_grid
-from exactgrid.prove.certify import certify_refutation
-from exactgrid.question import Question, Verdict, checklist_question, choose_checklist
+from exactgrid.question import Question, Verdict
 from exactgrid.solving.neighbourhoods import explore, keep_sets
 
 
@@ -65,10 +63,10 @@ def main() -> int:
             print(f"FITS: {found.grid} {found.score:,} ({found.states} states) earns {' '.join(found.awards)}")
             return 0
         if args.name_conflicts and answer.verdict == Verdict.DOES_NOT_FIT:
-            conflict, keys = name_conflict(area.fixed, args)
+            conflict, checked = name_conflict(area.fixed, args)
             named[conflict] += 1
-            if args.certify and keys:
-                certified[certify_conflict(area.fixed, keys, args.certify)] += 1
+            if checked is not None:
+                certified[checked] += 1
     print(f"none fits: {asked} neighbourhoods asked")
     for conflict, times in named.most_common():
         print(f"{times} x {conflict}")
@@ -77,25 +75,20 @@ def main() -> int:
     return 1
 
 
-def name_conflict(fixed: dict[int, str], args: argparse.Namespace) -> tuple[str, tuple[str, ...]]:
-    """The awards that conflict with these fixed cells, as one line printed and returned, with
-    their keys."""
+def name_conflict(fixed: dict[int, str], args: argparse.Namespace) -> tuple[str, bool | None]:
+    """The awards that conflict with these fixed cells, printed, as one line; with
+    ``--certify``, also whether its refutation is certified (None: not asked)."""
     answer = award_conflict(Question(fixed=fixed), args.awards, backend=args.backend,
-                            time_limit=args.question_seconds * (len(args.awards) + 1),
-                            question_seconds=args.question_seconds, counting=False)
+                            time_limit=args.question_seconds * (len(args.awards) + 1) + (args.certify or 0),
+                            question_seconds=args.question_seconds, counting=False, certify=bool(args.certify))
     conflict = " + ".join(answer.conflict) or "-"
     shown = "minimal" if answer.minimal else "not shown minimal"
     print(f"  conflict: {conflict} ({shown}; {len(answer.asked)} questions, {answer.seconds:.1f} s)", flush=True)
-    return (conflict if answer.minimal else f"{conflict} (not shown minimal)"), answer.conflict
-
-
-def certify_conflict(fixed: dict[int, str], keys: tuple[str, ...], seconds: float) -> bool:
-    """Refute the awards ``keys`` with these fixed cells again, with a checked DRUP proof; print
-    the verdict and return whether it is certified."""
-    checklist: Checklist = choose_checklist(None, keys)
-    certificate = certify_refutation(checklist_question(Question(fixed=fixed), checklist), seconds)
-    print(f"  {certificate.text()}", flush=True)
-    return certificate.checked
+    certificate = answer.refutation.certificate if answer.refutation is not None else None
+    if certificate is not None:
+        print(f"  {certificate.text()}", flush=True)
+    certified = None if not args.certify else certificate is not None and certificate.checked
+    return (conflict if answer.minimal else f"{conflict} (not shown minimal)"), certified
 
 
 if __name__ == "__main__":

@@ -89,22 +89,16 @@ def refutation(clauses: list[list[int]]) -> list[str]:
 
 def seven_core(seconds: float) -> list[list[int]]:
     """The clauses certifying the first core of ``bound`` under the seven awards, as
-    ``--certify`` builds them (a placement model of the core's letters, its assumptions as units)."""
-    from exactgrid.cnf import compile_cnf
+    ``--certify`` builds them (:func:`exactgrid.prove.certify.placement_clauses`)."""
     from exactgrid.prove.bound import bound
-    from exactgrid.prove.placement import Placement
+    from exactgrid.prove.certify import placement_clauses
     from exactgrid.question import Question
 
     question = Question()
     answer = bound(question, time_limit=seconds, awards=["20S", "200M", "PA", "M8", "4C", "NOCAL", "C2C"])
     print(f"bound under the seven, {seconds:g} s: {answer.bound:,}, {len(answer.cores)} cores")
-    core = answer.cores[0]
-    alone = Placement(question.board, core.letters, set(core.pairs), dict(question.fixed), "cadical", set(core.triples))
-    try:
-        return [*compile_cnf(alone.model).clauses, *([lit] for lit in alone.assumptions(core.pairs, core.at_most,
-                                                                                        core.triples))]
-    finally:
-        alone.close()
+    base, units = placement_clauses(question.board, dict(question.fixed), answer.cores[0])
+    return [*base, *units]
 
 
 def checkers_alone(name: str, clauses: list[list[int]], repeat: Callable[[Callable[[], Any]], float]) -> None:

@@ -115,7 +115,8 @@ def award_conflict(question: Question, awards: Iterable[str], checklist: Checkli
 
     ``time_limit`` covers everything; ``question_seconds`` caps each fit question (default:
     whatever is left). ``certify``: refute the final conflict again with a checked DRUP proof
-    (one more question). ``water_borders``: chains may cross the water-only borders (None: as
+    (one more question, with whatever time is left: ``question_seconds`` caps the search
+    questions, not the proof). ``water_borders``: chains may cross the water-only borders (None: as
     the checklist says). Ctrl-C or SIGTERM answer with what is known by then.
     """
     started = time.monotonic()
@@ -174,8 +175,9 @@ class _Deletion:
     """The answer that refuted exactly :attr:`conflict` (None before any refutation)."""
 
     def ask(self, keys: tuple[str, ...], certify: bool = False) -> FitAnswer:
-        """``fit`` with the awards ``keys`` as hard constraints, within the time left."""
-        limit = self.question_seconds
+        """``fit`` with the awards ``keys`` as hard constraints, within the time left (and
+        ``question_seconds``, unless certifying)."""
+        limit = None if certify else self.question_seconds
         if self.deadline is not None:
             left = max(0.0, self.deadline - time.monotonic())
             limit = left if limit is None else min(limit, left)

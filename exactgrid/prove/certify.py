@@ -23,6 +23,7 @@ from ..answer import DEFAULT_TIME_LIMIT
 from ..backends.sat import solve_in_chunks
 from ..cnf import compile_cnf
 from ..encode import Encoding, encode
+from ..geometry import Board
 from ..inputs import check_seconds
 from ..model import BoolModel
 from ..question import Question
@@ -177,8 +178,14 @@ def _core_clauses(question: Question, cells: Any, core: Core | WordCore,
             exact.append(CountCheck(question, set(cells) | {OTHER}, words=bool(core.words)))
         units = [[lit] for lit in exact[0].assumptions(core.words, core.at_most)]
         return compile_cnf(exact[0].encoding.model).clauses, units
-    alone = Placement(question.board, core.letters, set(core.pairs), dict(question.fixed), "cadical",
-                      set(core.triples))
+    return placement_clauses(question.board, dict(question.fixed), core)
+
+
+def placement_clauses(board: Board, fixed: dict[int, str], core: Core) -> tuple[list[list[int]], list[list[int]]]:
+    """The clauses that refute a pair/count ``core`` (a placement model of its own letters and
+    pairs on ``board`` with the ``fixed`` cells: the same check, far fewer clauses than the
+    whole question's) and its assumptions as unit clauses."""
+    alone = Placement(board, core.letters, set(core.pairs), fixed, "cadical", set(core.triples))
     try:
         units = [[lit] for lit in alone.assumptions(core.pairs, core.at_most, core.triples)]
         return compile_cnf(alone.model).clauses, units
@@ -226,14 +233,7 @@ def _bound_proofs(answer: BoundAnswer, relaxed: BoolModel, placement: Placement,
             units = [[lit] for lit in exact.assumptions(word_core.words, word_core.at_most)]
             yield f"word count core {index}", [*base, *units]
     for index, core in enumerate(answer.cores, 1):
-        # a placement of the core's own letters and pairs: the same check, far fewer clauses
-        alone = Placement(placement.board, core.letters, set(core.pairs), placement.fixed, "cadical",
-                          set(core.triples))
-        try:
-            units = [[lit] for lit in alone.assumptions(core.pairs, core.at_most, core.triples)]
-            clauses = [*compile_cnf(alone.model).clauses, *units]
-        finally:
-            alone.close()
-        yield f"core {index}", clauses
+        base, units = placement_clauses(placement.board, placement.fixed, core)
+        yield f"core {index}", [*base, *units]
     claim = "the refutation" if answer.status == "refuted" else f"score >= {(answer.bound or 0) + 1:,}"
     yield f"{claim} by counting", compile_cnf(relaxed).clauses

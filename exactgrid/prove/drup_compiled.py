@@ -1,5 +1,6 @@
 """The DRUP checker of :mod:`exactgrid.prove.drup`, compiled with numba: the same rules, the
-same verdicts, some fifty times faster on the proofs a 5x5 bound's cores need.
+same verdicts, 29 and 38 times faster on the two proofs measured (docs/benchmarks.md,
+Certificates).
 
 :func:`exactgrid.prove.drup.check_drup` uses it when numba is installed (the ``solve`` extra);
 the pure-Python checker stays the one without numba, and the tests hold the two to the same
@@ -35,7 +36,8 @@ except ImportError as exc:  # the base install has no numba: exactgrid.prove.dru
     NUMBA_MISSING: str | None = str(exc)
 
     def njit(*_args: Any, **_kwargs: Any) -> Any:
-        """Stand-in decorator: the functions stay plain Python and are never called."""
+        """Stand-in decorator: the functions stay plain Python (right, but slow), which
+        :func:`~exactgrid.prove.drup.check_drup` only runs when asked to with ``compiled=True``."""
         return lambda function: function
 else:
     NUMBA_MISSING = None
