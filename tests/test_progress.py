@@ -39,11 +39,31 @@ M8 = json.dumps({"shape": "4x4", "require": ["MAINE", "MARYLAND", "MASSACHUSETTS
 
 def test_plain_progress_lines_say_the_command_the_time_and_the_news() -> None:
     stream = io.StringIO()
-    with Progress("bound", 60, True, "no bound yet", stream=stream, terminal=False, plain_every=3600) as shown:
+    with Progress("bound", 60, True, "no bound yet", stream=stream, terminal=False, plain_every=3600,
+                  news_every=3600) as shown:
         shown.news("bound 123")
         assert shown.line().startswith("bound: ") and " s of 60 s · bound 123 · Ctrl-C" in shown.line()
     lines = stream.getvalue().splitlines()
     assert len(lines) == 1 and lines[0].startswith("bound: 0.0 s of 60 s · no bound yet · Ctrl-C stops")
+
+
+def test_a_plain_line_tells_new_news_without_waiting_for_the_next_ten_seconds() -> None:
+    stream = io.StringIO()
+
+    def lines_once(count: int) -> list[str]:
+        deadline = time.monotonic() + HANG_SECONDS  # a fail-safe: the line comes at once
+        while len(stream.getvalue().splitlines()) < count and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return stream.getvalue().splitlines()
+
+    with Progress("fit", 60, True, "starting", stream=stream, terminal=False, plain_every=3600,
+                  news_every=0) as shown:
+        assert len(lines_once(1)) == 1
+        shown.news("starting")  # the same news: no line
+        shown.news("solving with kissat")
+        lines = lines_once(2)
+        assert " · starting · " in lines[0] and " · solving with kissat · " in lines[1], lines
+    assert len(stream.getvalue().splitlines()) == 2
 
 
 def test_no_progress_writes_nothing_and_a_terminal_line_is_cleared() -> None:

@@ -4,7 +4,8 @@ Progress (:class:`Progress`, option :func:`progress_option`): on stderr, one sta
 ``<command>: 12.3 s of 60 s · <the command's news> · Ctrl-C stops with the answer so far``.
 When stderr is a terminal it is on by default and rewritten in place twice a second (cleared
 at the end); elsewhere it is off unless ``--progress`` asks for it, and is then a plain line
-at the start and every 10 s. ``--no-progress`` turns it off everywhere.
+at the start, when the news changes (at most one a second) and every 10 s. ``--no-progress``
+turns it off everywhere.
 
 Stopping: Ctrl-C, SIGTERM and SIGHUP (see :mod:`exactgrid.stopping`) end a long command with
 the best answer so far, printed as the normal answer (text or ``--json``) saying what stopped
@@ -39,13 +40,20 @@ STOPPED_EXIT = 3
 """Exit status of a command stopped by Ctrl-C, SIGTERM or SIGHUP (with the answer so far)."""
 
 PLAIN_EVERY = 10.0
-"""Seconds between plain progress lines (stderr not a terminal, ``--progress`` given)."""
+"""Seconds between plain progress lines (stderr not a terminal, ``--progress`` given) while the
+news stays the same."""
+
+NEWS_EVERY = 1.0
+"""The fewest seconds between two plain progress lines that tell new news: a log shows each
+change of the command's state (the search under way, a better grid) soon, without a line for
+every one of a burst of improvements."""
 
 TICK = 0.5
 """Seconds between rewrites of the status line on a terminal."""
 
 PROGRESS_HELP = ("Progress on stderr: a status line rewritten in place when stderr is a terminal (the default "
-                 "there); elsewhere only with --progress, as a plain line every 10 s. --no-progress: none.")
+                 "there); elsewhere only with --progress, as a plain line when the news changes (at most one a "
+                 "second) and every 10 s. --no-progress: none.")
 
 STOP_NOTE = "Ctrl-C stops with the answer so far"
 
@@ -111,22 +119,28 @@ class Progress:
 
     def __init__(self, command: str, time_limit: float | None = None, enabled: bool | None = None,
                  news: str = "", *, stream: TextIO | None = None, terminal: bool | None = None,
-                 plain_every: float = PLAIN_EVERY) -> None:
+                 plain_every: float = PLAIN_EVERY, news_every: float = NEWS_EVERY) -> None:
         self.command = command
         self.time_limit = time_limit
         self.terminal = stderr_is_terminal() if terminal is None else terminal
         self.enabled = self.terminal if enabled is None else enabled
         self.stream: TextIO = stream if stream is not None else sys.stderr
         self.plain_every = plain_every
+        self.news_every = news_every
         self._news = news
         self._lock = threading.Lock()
         self._done = threading.Event()
+        self._wake = threading.Event()
+        self._changed = False
         self._thread: threading.Thread | None = None
         self.started = time.monotonic()
 
     def news(self, text: str) -> None:
         """Set the command's own news (best score, bound, questions answered, ...)."""
         with self._lock:
+            if text != self._news:
+                self._changed = True
+                self._wake.set()
             self._news = text
 
     def event(self, event: ProgressEvent) -> None:
@@ -163,6 +177,8 @@ class Progress:
         return True
 
     def _draw(self) -> bool:
+        with self._lock:
+            self._changed = False  # what changed is on the line about to be drawn
         if self.terminal:
             width = shutil.get_terminal_size((120, 24)).columns
             return self._write("\r\033[K" + self.line()[: max(width - 1, 20)])
@@ -170,10 +186,28 @@ class Progress:
 
     def _run(self) -> None:
         leave_signals_to_the_main_thread()
-        wait = TICK if self.terminal else self.plain_every
-        while not self._done.wait(wait):
+        if self.terminal:
+            while not self._done.wait(TICK):
+                if not self._draw():
+                    return
+            return
+        while self._await_plain_line():
             if not self._draw():
                 return
+
+    def _await_plain_line(self) -> bool:
+        """Wait until the next plain line is due: :attr:`news_every` after the last line when the
+        news has changed since, else :attr:`plain_every` after it. False when the run is over."""
+        drawn = time.monotonic()
+        while not self._done.is_set():
+            with self._lock:
+                due = self.news_every if self._changed else self.plain_every
+            since = time.monotonic() - drawn
+            if since >= due:
+                return True
+            self._wake.wait(due - since)
+            self._wake.clear()  # news() and __exit__ leave their mark in _changed and _done too
+        return False
 
     def __enter__(self) -> Progress:
         self.started = time.monotonic()
@@ -185,6 +219,7 @@ class Progress:
 
     def __exit__(self, *exc: object) -> None:
         self._done.set()
+        self._wake.set()
         if self._thread is not None:
             self._thread.join()
             if self.terminal:
