@@ -1,6 +1,7 @@
 """Exact award-aware neighbourhoods (exactgrid.solving.neighbourhoods), held to brute force."""
 
-from itertools import product
+import random
+from itertools import combinations, product
 from string import ascii_uppercase
 
 import pytest
@@ -9,7 +10,15 @@ from exactgrid.finder import find
 from exactgrid.geometry import Board
 from exactgrid.grid import Grid, parse_grid
 from exactgrid.question import Question, Verdict
-from exactgrid.solving.neighbourhoods import explore, keep_sets, neighbourhood_question, witness_cells
+from exactgrid.solving.neighbourhoods import (
+    around_walks,
+    explore,
+    fixed_except,
+    keep_sets,
+    nearest_walks,
+    neighbourhood_question,
+    witness_cells,
+)
 from exactgrid.verify import check_grid
 
 SEED = parse_grid("thoainesl")  # the puzzle's 3x3 example: ILLINOIS OHIO UTAH IOWA IDAHO
@@ -52,3 +61,40 @@ def test_explore_agrees_with_brute_force(kept, fits):
     assert answer.verdict == (Verdict.FITS if fits else Verdict.DOES_NOT_FIT)
     if fits:
         assert all(answer.grid.letters[c] == letter for c, letter in area.fixed.items())
+
+
+def _every_walk(board: Board, length: int):
+    """Every walk of ``length`` cells, each step to a different, adjacent cell (brute force)."""
+    for cells in product(range(board.size), repeat=length):
+        if all(b in board.neighbours[a] for a, b in zip(cells, cells[1:], strict=False)):
+            yield cells
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_nearest_walks_agree_with_every_walk(seed):
+    rng = random.Random(seed)
+    board = Board(3, 3) if seed % 2 else Board(2, 4)
+    grid = Grid(board, "".join(rng.choice("ABC") for _ in range(board.size)))
+    word = "".join(rng.choice("ABCD") for _ in range(rng.randint(2, 5)))
+    distances = {walk: sum(grid.letters[c] != ch for c, ch in zip(walk, word, strict=True))
+                 for walk in _every_walk(board, len(word))}
+    fewest = min(distances.values())
+    assert nearest_walks(grid, word) == (fewest, sorted(w for w, d in distances.items() if d == fewest))
+    assert len(nearest_walks(grid, word, limit=1)[1]) == 1
+    extra = seed % 3
+    expected = set()
+    for walk, d in distances.items():
+        if d == fewest:
+            around = {n for c in walk for n in board.neighbours[c]} - set(walk)
+            expected.update(frozenset(walk) | set(more) for more in combinations(sorted(around), extra))
+    assert set(around_walks(grid, word, extra)) == expected
+
+
+@pytest.mark.parametrize(("free", "fits"), [((0, 8), True), ((7, 8), False)])
+def test_explore_with_free_cells_agrees_with_brute_force(free, fits):
+    question = Question(Board(3, 3), required=["OHIO", "IOWA", "TEXAS"], forbidden=["NEVADA"])
+    asked, area = fixed_except(question, SEED, free)
+    assert area.free == len(free) and all(c not in area.fixed for c in free)
+    assert (_completions(asked, area.fixed) > 0) == fits
+    answer, _ = explore(question, SEED, (), backend="cadical", time_limit=60, free=free)
+    assert answer.verdict == (Verdict.FITS if fits else Verdict.DOES_NOT_FIT)

@@ -9,6 +9,11 @@ Prints one line per question (kept words, free cells, verdict, seconds) and, for
 fits, the grid re-scored by the finder with the awards it earns (``exactgrid check``). A DOES NOT
 FIT here is the SAT backend's word (not certified): it rules out one neighbourhood, nothing more.
 
+``--around WORD --extra K``: instead, neighbourhoods built around a word the grid lacks: each
+of WORD's nearest walks (the fewest letters from spelled) frees its own cells and K of their
+neighbours (every choice), and every other cell is kept
+(:func:`exactgrid.solving.neighbourhoods.around_walks`).
+
 ``--name-conflicts``: for each neighbourhood that does not fit, also name a minimal set of the
 awards that cannot be earned together there (:func:`exactgrid.fitting.conflicts.award_conflict`,
 each needed award shown by a grid of the neighbourhood earning the others), and at the end how
@@ -28,7 +33,7 @@ from seven_awards import hard_words, judge, seven_question
 from exactgrid.fitting.conflicts import award_conflict
 from exactgrid.grid import parse_grid
 from exactgrid.question import Question, Verdict
-from exactgrid.solving.neighbourhoods import explore, keep_sets
+from exactgrid.solving.neighbourhoods import around_walks, explore, keep_sets, nearest_walks
 
 
 def main() -> int:
@@ -40,6 +45,9 @@ def main() -> int:
     parser.add_argument("--free", type=int, nargs=2, default=(10, 13), metavar=("MIN", "MAX"))
     parser.add_argument("--question-seconds", type=float, default=20.0)
     parser.add_argument("--backend", default="kissat")
+    parser.add_argument("--around", metavar="WORD", help="free the cells of WORD's nearest walks instead")
+    parser.add_argument("--extra", type=int, default=0, metavar="K",
+                        help="with --around: free K more cells next to the walk, every choice")
     parser.add_argument("--name-conflicts", action="store_true",
                         help="name the awards that conflict in each neighbourhood that does not fit")
     parser.add_argument("--certify", type=float, metavar="SECONDS",
@@ -47,7 +55,7 @@ def main() -> int:
     args = parser.parse_args()
     question, hard = seven_question(args.awards), hard_words()
     end = time.monotonic() + args.minutes * 60
-    queues = [(grid, keep_sets(parse_grid(grid), hard, tuple(args.free), seed=7)) for grid in args.grid]
+    queues = [(grid, neighbourhoods(grid, hard, args)) for grid in args.grid]
     asked, named, certified = 0, Counter(), Counter()
     while time.monotonic() + args.question_seconds < end and any(queue for _, queue in queues):
         grid, queue = queues[asked % len(queues)]
@@ -55,9 +63,13 @@ def main() -> int:
         if not queue:
             continue
         kept = queue.pop(0)
-        answer, area = explore(question, parse_grid(grid), kept, args.backend, args.question_seconds)
-        print(f"{grid} keep {'+'.join(kept)} ({area.free} free): {answer.verdict.name} in {answer.seconds:.1f} s",
-              flush=True)
+        if isinstance(kept, frozenset):
+            answer, area = explore(question, parse_grid(grid), (), args.backend, args.question_seconds, free=kept)
+            told = f"free {' '.join(map(str, sorted(kept)))}"
+        else:
+            answer, area = explore(question, parse_grid(grid), kept, args.backend, args.question_seconds)
+            told = f"keep {'+'.join(kept)}"
+        print(f"{grid} {told} ({area.free} free): {answer.verdict.name} in {answer.seconds:.1f} s", flush=True)
         if answer.verdict == Verdict.FITS:
             found = judge(answer.grid.letters, f"neighbourhood of {grid}")
             print(f"FITS: {found.grid} {found.score:,} ({found.states} states) earns {' '.join(found.awards)}")
@@ -73,6 +85,19 @@ def main() -> int:
     if certified:
         print(f"certified: {certified[True]} of {certified.total()} conflicts named")
     return 1
+
+
+def neighbourhoods(grid: str, hard: tuple[str, ...],
+                   args: argparse.Namespace) -> list[tuple[str, ...] | frozenset[int]]:
+    """What to ask around ``grid``: kept words (:func:`keep_sets`), or with ``--around``, sets of
+    cells to free (:func:`around_walks`), said on a line first."""
+    if not args.around:
+        return keep_sets(parse_grid(grid), hard, tuple(args.free), seed=7)
+    letters, walks = nearest_walks(parse_grid(grid), args.around)
+    sets = around_walks(parse_grid(grid), args.around, args.extra)
+    print(f"{grid}: {args.around} is {letters} letters from spelled on {len(walks)} walks; {len(sets)} neighbourhoods",
+          flush=True)
+    return list(sets)
 
 
 def name_conflict(fixed: dict[int, str], args: argparse.Namespace) -> tuple[str, bool | None]:

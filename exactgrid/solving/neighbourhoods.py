@@ -12,6 +12,11 @@ FIT (no grid keeping those cells meets the question; certifiable like any refuta
   number of cells free, one per distinct set of kept cells;
 * :func:`neighbourhood_question`: the question with those cells fixed to the grid's letters;
 * :func:`explore`: that question decided by :func:`exactgrid.fitting.fit`.
+
+The other way round, for a word the near miss lacks: :func:`nearest_walks` finds the walks
+that come closest to spelling it, :func:`around_walks` frees each one's cells (and a few of
+their neighbours) and :func:`fixed_except` fixes every other cell; :func:`explore` takes that
+neighbourhood as well.
 """
 
 from __future__ import annotations
@@ -19,12 +24,16 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import combinations
 
 from ..backends import Backend
 from ..finder import find
 from ..fitting import FitAnswer, fit
 from ..grid import Grid
 from ..question import Question
+
+WALK_LIMIT = 10_000
+"""The most walks :func:`nearest_walks` lists (a word on a grid of one letter has millions)."""
 
 
 @dataclass(frozen=True)
@@ -89,6 +98,69 @@ def keep_sets(grid: Grid, words: Sequence[str], free: tuple[int, int], budget: i
     return order
 
 
+def nearest_walks(grid: Grid, word: str, limit: int = WALK_LIMIT) -> tuple[int, list[tuple[int, ...]]]:
+    """The fewest cells whose letters differ from ``word``'s along any walk of ``word``'s
+    length on the grid's board (each step to a different, adjacent cell; a cell may come back),
+    and the walks that achieve it (at most ``limit`` of them, in cell order).
+
+    >>> from exactgrid.grid import parse_grid
+    >>> nearest_walks(parse_grid("thoainesl"), "OHIO")
+    (0, [(2, 1, 4, 2)])
+    """
+    board, letters, n = grid.board, grid.letters, len(word)
+    # rest[i][c]: fewest mismatches spelling word[i:] on a walk starting at cell c
+    rest = [[0] * board.size for _ in range(n)]
+    for i in range(n - 1, -1, -1):
+        for c in range(board.size):
+            after = min((rest[i + 1][d] for d in board.neighbours[c]), default=n) if i < n - 1 else 0
+            rest[i][c] = (letters[c] != word[i]) + after
+    fewest = min(rest[0])
+    walks: list[tuple[int, ...]] = []
+
+    def extend(path: list[int], spent: int) -> None:
+        if len(walks) >= limit:
+            return
+        if len(path) == n:
+            walks.append(tuple(path))
+            return
+        i = len(path)
+        for d in sorted(board.neighbours[path[-1]]):
+            if spent + rest[i][d] == fewest:
+                extend([*path, d], spent + (letters[d] != word[i]))
+
+    for c in range(board.size):
+        if rest[0][c] == fewest:
+            extend([c], int(letters[c] != word[0]))
+    return fewest, walks
+
+
+def around_walks(grid: Grid, word: str, extra: int = 0, limit: int = WALK_LIMIT) -> list[frozenset[int]]:
+    """Sets of cells to free around ``word``'s nearest walks (:func:`nearest_walks`): each
+    walk's cells with every choice of ``extra`` of their neighbouring cells, each set once, in
+    cell order.
+
+    >>> from exactgrid.grid import parse_grid
+    >>> [sorted(cells) for cells in around_walks(parse_grid("thoainesl"), "OHIO")]
+    [[1, 2, 4]]
+    """
+    board = grid.board
+    found: set[frozenset[int]] = set()
+    for cells in {frozenset(walk) for walk in nearest_walks(grid, word, limit)[1]}:
+        around = sorted({d for c in cells for d in board.neighbours[c]} - cells)
+        found.update(cells | set(more) for more in combinations(around, extra))
+    return sorted(found, key=sorted)
+
+
+def fixed_except(question: Question, grid: Grid, free: Iterable[int]) -> tuple[Question, Neighbourhood]:
+    """``question`` with every cell but ``free`` fixed to ``grid``'s letters (the question's own
+    fixed cells stay), and the neighbourhood that describes (no words kept by name)."""
+    free = set(free)
+    fixed = dict(question.fixed)
+    fixed.update({c: grid.letters[c] for c in range(grid.board.size) if c not in free and c not in fixed})
+    area = Neighbourhood(grid.letters, (), dict(sorted(fixed.items())))
+    return question.but(fixed=area.fixed), area
+
+
 def neighbourhood_question(question: Question, grid: Grid, kept: Iterable[str]) -> tuple[Question, Neighbourhood]:
     """``question`` with the cells of ``kept``'s witness walks in ``grid`` fixed to its letters
     (the question's own fixed cells stay), and the neighbourhood that describes."""
@@ -101,10 +173,14 @@ def neighbourhood_question(question: Question, grid: Grid, kept: Iterable[str]) 
 
 
 def explore(question: Question, grid: Grid, kept: Iterable[str], backend: str | Backend | None = None,
-            time_limit: float | None = 30.0, certify: bool = False, seed: int = 0) -> tuple[FitAnswer, Neighbourhood]:
-    """Decide whether some grid keeping the cells that spell ``kept`` in ``grid`` meets
-    ``question`` (:func:`exactgrid.fitting.fit` on one core: no counting child), and the
-    neighbourhood asked about. FITS comes with a grid the finder has checked; DOES NOT FIT
-    with what backs it (a checked proof under ``certify``)."""
-    asked, area = neighbourhood_question(question, grid, kept)
+            time_limit: float | None = 30.0, certify: bool = False, seed: int = 0,
+            free: Iterable[int] | None = None) -> tuple[FitAnswer, Neighbourhood]:
+    """Decide whether some grid keeping the cells that spell ``kept`` in ``grid`` (or, given
+    ``free``, every cell but those) meets ``question`` (:func:`exactgrid.fitting.fit` on one
+    core: no counting child), and the neighbourhood asked about. FITS comes with a grid the
+    finder has checked; DOES NOT FIT with what backs it (a checked proof under ``certify``)."""
+    if free is not None:
+        asked, area = fixed_except(question, grid, free)
+    else:
+        asked, area = neighbourhood_question(question, grid, kept)
     return fit(asked, backend, time_limit, seed, counting=False, certify=certify), area
