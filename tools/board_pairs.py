@@ -1,0 +1,159 @@
+"""Can any board reach a given *pair score*? The pair relaxation asked on the board itself, as one
+SAT question: no counting, no cores, the letters placed on real cells.
+
+    python tools/board_pairs.py --threshold 320000000 --seconds 900
+
+The pair score (``tools/pair_relaxation_search.py``) counts a word when some spelling of it
+(exact, or one position altered) has every unaltered letter on the board and every consecutive
+unaltered pair on two adjacent cells. A real grid's score is at most its pair score, so "no
+board has pair score >= T" would prove that no grid scores T or more. The model: ``x[c,a]`` cell
+c holds letter a (one a cell; letters no word uses are one "other" letter); ``e[a,b]`` some cell
+of a has a neighbour holding b; ``z[w,p]`` word w's letters but position p's are on the board
+and its unaltered pairs adjacent; ``y[w]`` some ``z[w,p]``; the found words' summed weight at
+least T (a linear constraint, exact). With ``--triples``, an unaltered stretch a-b-c (a != c)
+also needs a cell of b with a neighbour of a and one of c, and an altered middle letter a cell
+next to both of its neighbours' letters.
+
+Prints the model's size and the verdict: a board (with its pair score, recomputed, and the
+finder's score), "no board" (the backend's UNSAT, not certified), or UNKNOWN at the time limit.
+
+Measured (docs/benchmarks.md, Prove): on 5x5 neither kissat nor CaDiCaL settles it at 320 or
+328 million in 5-10 minutes, nor finds the known 296.6-million board in 60 s; HiGHS's dual
+bound on it stays at the total. It is kept as the command behind those numbers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from pair_relaxation_search import pair_score, spellings
+
+from exactgrid.api import score
+from exactgrid.backends import Status, get_backend
+from exactgrid.geometry import Board
+from exactgrid.model import BoolModel
+from exactgrid.question import build_question
+
+OTHER = "_"
+
+
+class BoardPairs:
+    """The SAT model of "some board has pair score >= threshold" (see the module's docstring)."""
+
+    def __init__(self, board: Board, weights: dict[str, int], triples: bool) -> None:
+        self.board = board
+        self.model = BoolModel()
+        self.letters = sorted({ch for word in weights for ch in word}) + [OTHER]
+        self.x = {(c, a): self.model.new_var() for c in range(board.size) for a in self.letters}
+        self._pairs: dict[tuple[str, str], int] = {}
+        self._near: dict[tuple[int, str], int] = {}
+        self._around: dict[tuple[str, ...], int] = {}
+        for c in range(board.size):
+            row = [self.x[c, a] for a in self.letters]
+            self.model.add_linear(row, None, "==", 1)
+        self.found = {word: self._word(word, triples) for word in weights}
+
+    def _on_board(self, a: str) -> list[int]:
+        return [self.x[c, a] for c in range(self.board.size)]
+
+    def _near_to(self, c: int, a: str) -> int:
+        """A variable true only when some neighbour of cell c holds a."""
+        if (c, a) not in self._near:
+            var = self._near[c, a] = self.model.new_var()
+            self.model.add_clause([-var, *(self.x[d, a] for d in self.board.neighbours[c])])
+        return self._near[c, a]
+
+    def _somewhere(self, key: tuple[str, ...], middle: str | None, sides: tuple[str, ...]) -> int:
+        """A variable true only when some cell (holding ``middle``, unless None) has a neighbour
+        holding each letter of ``sides``."""
+        if key not in self._around:
+            var = self._around[key] = self.model.new_var()
+            cells = []
+            for c in range(self.board.size):
+                cell = self.model.new_var()
+                cells.append(cell)
+                if middle is not None:
+                    self.model.add_clause([-cell, self.x[c, middle]])
+                for side in sides:
+                    self.model.add_clause([-cell, self._near_to(c, side)])
+            self.model.add_clause([-var, *cells])
+        return self._around[key]
+
+    def pair(self, a: str, b: str) -> int:
+        """e[a,b]: a cell of a next to a cell of b (two distinct cells, so a doubled letter needs two)."""
+        a, b = min(a, b), max(a, b)
+        return self._somewhere(("pair", a, b), a, (b,))
+
+    def _word(self, word: str, triples: bool) -> int:
+        found = self.model.new_var()
+        forms = []
+        for altered in [None, *range(len(word))]:
+            form = self.model.new_var()
+            forms.append(form)
+            for i, ch in enumerate(word):
+                if i != altered:
+                    self.model.add_clause([-form, *self._on_board(ch)])
+            for i in range(len(word) - 1):
+                if altered not in (i, i + 1):
+                    self.model.add_clause([-form, self.pair(word[i], word[i + 1])])
+            if triples:
+                for need in self._stretches(word, altered):
+                    self.model.add_clause([-form, need])
+        self.model.add_clause([-found, *forms])
+        return found
+
+    def _stretches(self, word: str, altered: int | None) -> list[int]:
+        needs = []
+        for i in range(1, len(word) - 1):
+            a, b, c = word[i - 1], word[i], word[i + 1]
+            if a == c or i - 1 == altered or i + 1 == altered:
+                continue
+            if i == altered:
+                needs.append(self._somewhere(("between", *sorted((a, c))), None, (a, c)))
+            else:
+                needs.append(self._somewhere(("triple", *sorted((a, c)), b), b, (a, c)))
+        return needs
+
+    def board_of(self, true_vars: frozenset[int]) -> str:
+        """The letters of a solution's board, cell by cell (the other letter as '_')."""
+        return "".join(next(a for a in self.letters if self.x[c, a] in true_vars) for c in range(self.board.size))
+
+
+def main() -> int:
+    """Build the model, ask the backend, print the verdict; exit 0 for a board, 1 for none, 3 unknown."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--shape", default="5x5")
+    parser.add_argument("--threshold", type=int, required=True, help="the pair score asked for")
+    parser.add_argument("--seconds", type=float, default=300.0)
+    parser.add_argument("--backend", default="kissat")
+    parser.add_argument("--triples", action="store_true", help="also the stretches of three letters")
+    args = parser.parse_args()
+    question = build_question(optional=["all"], shape=args.shape, allow_empty=True)
+    weights = question.scoring_weights()
+    built = BoardPairs(question.board, weights, args.triples)
+    words = list(weights)
+    built.model.add_linear([built.found[w] for w in words], [weights[w] for w in words], ">=", args.threshold)
+    print(f"{args.shape}, pair score >= {args.threshold:,} (total {sum(weights.values()):,}): "
+          f"{built.model.num_vars:,} variables, {len(built.model.clauses):,} clauses, "
+          f"{len(built.model.linear)} linear constraints", flush=True)
+    started = time.monotonic()
+    result = get_backend(args.backend).solve(built.model, args.seconds)
+    seconds = time.monotonic() - started
+    if result.status is Status.UNSAT:
+        print(f"no board has pair score >= {args.threshold:,} ({args.backend}'s UNSAT, not certified; {seconds:.1f} s)")
+        return 1
+    if result.status is not Status.SAT:
+        print(f"UNKNOWN after {seconds:.1f} s ({args.backend})")
+        return 3
+    letters = built.board_of(frozenset(result.true_vars))
+    needs = {w: spellings(w) for w in words}
+    pairs, _ = pair_score(list(letters), list(question.board.edges), needs, weights)
+    grid = letters.replace(OTHER, "Q")
+    print(f"a board in {seconds:.1f} s: {letters}, pair score {pairs:,} (recomputed); "
+          f"as a grid ({OTHER} as Q) the finder scores it {score(grid).total:,}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
