@@ -90,6 +90,27 @@ def test_nearest_walks_agree_with_every_walk(seed):
     assert set(around_walks(grid, word, extra)) == expected
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_around_walks_of_several_words_unite_one_nearest_walk_of_each(seed):
+    rng = random.Random(100 + seed)
+    board = Board(3, 3) if seed % 2 else Board(2, 4)
+    grid = Grid(board, "".join(rng.choice("ABC") for _ in range(board.size)))
+    words = ["".join(rng.choice("ABCD") for _ in range(rng.randint(2, 4))) for _ in range(2)]
+    nearest = []
+    for word in words:
+        distances = {walk: sum(grid.letters[c] != ch for c, ch in zip(walk, word, strict=True))
+                     for walk in _every_walk(board, len(word))}
+        nearest.append([set(walk) for walk, d in distances.items() if d == min(distances.values())])
+    extra = seed % 2
+    expected = set()
+    for first, second in product(*nearest):
+        cells = first | second
+        around = {n for c in cells for n in board.neighbours[c]} - cells
+        expected.update(frozenset(cells | set(more)) for more in combinations(sorted(around), extra))
+    assert set(around_walks(grid, words, extra)) == expected
+    assert set(around_walks(grid, words[:1], extra)) == set(around_walks(grid, words[0], extra))
+
+
 @pytest.mark.parametrize(("free", "fits"), [((0, 8), True), ((7, 8), False)])
 def test_explore_with_free_cells_agrees_with_brute_force(free, fits):
     question = Question(Board(3, 3), required=["OHIO", "IOWA", "TEXAS"], forbidden=["NEVADA"])

@@ -9,9 +9,9 @@ Prints one line per question (kept words, free cells, verdict, seconds) and, for
 fits, the grid re-scored by the finder with the awards it earns (``exactgrid check``). A DOES NOT
 FIT here is the SAT backend's word (not certified): it rules out one neighbourhood, nothing more.
 
-``--around WORD --extra K``: instead, neighbourhoods built around a word the grid lacks: each
-of WORD's nearest walks (the fewest letters from spelled) frees its own cells and K of their
-neighbours (every choice), and every other cell is kept
+``--around WORD [WORD ...] --extra K``: instead, neighbourhoods built around words the grid
+lacks: each choice of one nearest walk (the fewest letters from spelled) of every WORD frees
+those walks' cells and K of their neighbours (every choice), and every other cell is kept
 (:func:`exactgrid.solving.neighbourhoods.around_walks`).
 
 ``--name-conflicts``: for each neighbourhood that does not fit, also name a minimal set of the
@@ -45,7 +45,8 @@ def main() -> int:
     parser.add_argument("--free", type=int, nargs=2, default=(10, 13), metavar=("MIN", "MAX"))
     parser.add_argument("--question-seconds", type=float, default=20.0)
     parser.add_argument("--backend", default="kissat")
-    parser.add_argument("--around", metavar="WORD", help="free the cells of WORD's nearest walks instead")
+    parser.add_argument("--around", nargs="+", metavar="WORD",
+                        help="free the cells of the WORDs' nearest walks (one of each) instead")
     parser.add_argument("--extra", type=int, default=0, metavar="K",
                         help="with --around: free K more cells next to the walk, every choice")
     parser.add_argument("--name-conflicts", action="store_true",
@@ -93,10 +94,11 @@ def neighbourhoods(grid: str, hard: tuple[str, ...],
     cells to free (:func:`around_walks`), said on a line first."""
     if not args.around:
         return keep_sets(parse_grid(grid), hard, tuple(args.free), seed=7)
-    letters, walks = nearest_walks(parse_grid(grid), args.around)
+    for word in args.around:
+        letters, walks = nearest_walks(parse_grid(grid), word)
+        print(f"{grid}: {word} is {letters} letters from spelled on {len(walks)} walks", flush=True)
     sets = around_walks(parse_grid(grid), args.around, args.extra)
-    print(f"{grid}: {args.around} is {letters} letters from spelled on {len(walks)} walks; {len(sets)} neighbourhoods",
-          flush=True)
+    print(f"{grid}: {len(sets)} neighbourhoods", flush=True)
     return list(sets)
 
 

@@ -15,8 +15,8 @@ FIT (no grid keeping those cells meets the question; certifiable like any refuta
 
 The other way round, for a word the near miss lacks: :func:`nearest_walks` finds the walks
 that come closest to spelling it, :func:`around_walks` frees each one's cells (and a few of
-their neighbours) and :func:`fixed_except` fixes every other cell; :func:`explore` takes that
-neighbourhood as well.
+their neighbours; for several words, one nearest walk of each together) and
+:func:`fixed_except` fixes every other cell; :func:`explore` takes that neighbourhood as well.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import combinations, product
 
 from ..backends import Backend
 from ..finder import find
@@ -134,18 +134,25 @@ def nearest_walks(grid: Grid, word: str, limit: int = WALK_LIMIT) -> tuple[int, 
     return fewest, walks
 
 
-def around_walks(grid: Grid, word: str, extra: int = 0, limit: int = WALK_LIMIT) -> list[frozenset[int]]:
-    """Sets of cells to free around ``word``'s nearest walks (:func:`nearest_walks`): each
-    walk's cells with every choice of ``extra`` of their neighbouring cells, each set once, in
-    cell order.
+def around_walks(grid: Grid, words: str | Sequence[str], extra: int = 0,
+                 limit: int = WALK_LIMIT) -> list[frozenset[int]]:
+    """Sets of cells to free around the nearest walks (:func:`nearest_walks`) of ``words`` (one
+    word, or several a near miss lacks together): for every choice of one nearest walk per word,
+    the walks' cells with every choice of ``extra`` of their neighbouring cells, each set once,
+    in cell order.
 
     >>> from exactgrid.grid import parse_grid
     >>> [sorted(cells) for cells in around_walks(parse_grid("thoainesl"), "OHIO")]
     [[1, 2, 4]]
+    >>> [sorted(cells) for cells in around_walks(parse_grid("thoainesl"), ["OHIO", "UTAH"])]
+    [[0, 1, 2, 3, 4]]
     """
     board = grid.board
+    per_word = [{frozenset(walk) for walk in nearest_walks(grid, word, limit)[1]}
+                for word in ([words] if isinstance(words, str) else words)]
     found: set[frozenset[int]] = set()
-    for cells in {frozenset(walk) for walk in nearest_walks(grid, word, limit)[1]}:
+    for choice in product(*per_word):
+        cells = frozenset().union(*choice)
         around = sorted({d for c in cells for d in board.neighbours[c]} - cells)
         found.update(cells | set(more) for more in combinations(around, extra))
     return sorted(found, key=sorted)
