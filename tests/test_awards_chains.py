@@ -1,10 +1,14 @@
 """The border graph, state groups and chains (exactgrid.awards.chains)."""
 
+import random
+
+import networkx as nx
 import pytest
 
 from exactgrid.awards import (
     ChecklistError,
     border_graph,
+    cheapest_chain,
     east_coast,
     find_chain,
     is_chain,
@@ -172,3 +176,40 @@ def test_chain_steps_are_induced_and_stop_at_the_ends():
     assert "IDAHO" not in chain_steps(("OREGON", "NEVADA"), west_coast(), ends, avoid=["CA"])
     assert chain_steps(("OREGON", "NEVADA"), west_coast(), ends, avoid=["CA"]) == ("ARIZONA", "UTAH")
     assert chain_steps(("PENNSYLVANIA", "MARYLAND"), ["PA"], ends) == ()
+
+
+def _region(rng, size):
+    """A connected set of ``size`` states grown from a random bordering one."""
+    graph = border_graph()
+    region = [rng.choice(sorted(s for s in graph.nodes if graph.degree(s) > 0))]
+    while len(region) < size:
+        around = sorted({n for s in region for n in graph.neighbors(s)} - set(region))
+        region.append(rng.choice(around))
+    return region
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_cheapest_chain_is_the_least_of_every_simple_path(seed):
+    rng = random.Random(seed)
+    region = _region(rng, 9)
+    cost = {s: rng.choice([0, 0, 1, 2, 5]) for s in region}
+    sources = rng.sample(region, 3)
+    targets = rng.sample(region, 2)
+    sub = border_graph().subgraph(region)
+    every = [(cost[s], 1, (s,)) for s in sources if s in targets]
+    for s in sources:
+        for t in targets:
+            if s != t:
+                every += [(sum(cost[x] for x in p), len(p), tuple(p)) for p in nx.all_simple_paths(sub, s, t)]
+    expected = min(every, default=None)
+    got = cheapest_chain(cost, sources, targets)
+    assert got == (None if expected is None else (expected[2], expected[0]))
+
+
+def test_cheapest_chain_of_found_states_is_find_chains_chain():
+    found = ["CALIFORNIA", "ARIZONA", "NEWMEXICO", "OKLAHOMA", "ARKANSAS", "TENNESSEE", "GEORGIA",
+             "TEXAS", "LOUISIANA", "MISSISSIPPI", "ALABAMA", "FLORIDA"]
+    assert cheapest_chain(dict.fromkeys(found, 0)) == (find_chain(found).chain, 0)
+    assert cheapest_chain(dict.fromkeys(found[1:], 0)) is None  # no west coast state may be used
+    with pytest.raises(ValueError):
+        cheapest_chain({"OREGON": -1})

@@ -14,7 +14,8 @@ Plain functions over plain data: state keys go in, tuples and a :class:`ChainSea
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import heapq
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 
@@ -186,6 +187,49 @@ def find_chain(
         here = distance[chain[-1]]
         chain.append(min(n for n in sub.neighbors(chain[-1]) if distance.get(n) == here - 1))
     return ChainSearch(tuple(chain), tuple(src), tuple(dst), tuple(reached))
+
+
+def cheapest_chain(
+    cost: Mapping[str, int],
+    sources: Iterable[str] | None = None,
+    targets: Iterable[str] | None = None,
+    water: bool = False,
+) -> tuple[tuple[str, ...], int] | None:
+    """The chain from a source state to a target state (defaults: the coasts, as
+    :func:`find_chain`) whose states' summed ``cost`` is least, and that sum; None when no
+    chain can be built. A state missing from ``cost`` may not be used (a forbidden state, or
+    one left out); a found state costs 0, so ``find_chain`` 's chains cost 0.
+
+    Used to ask what a grid lacks for a chain: with each state's cost the letters it is from
+    spelled beyond the budget, the answer names the cheapest states to add. Among chains of
+    least cost the fewest states win, then the alphabetically first key sequence.
+
+    >>> cheapest_chain({"GEORGIA": 0, "TENNESSEE": 1, "ARKANSAS": 0, "OKLAHOMA": 2,
+    ...                 "NEWMEXICO": 0, "ARIZONA": 0, "CALIFORNIA": 0})
+    (('GEORGIA', 'TENNESSEE', 'ARKANSAS', 'OKLAHOMA', 'NEWMEXICO', 'ARIZONA', 'CALIFORNIA'), 3)
+    """
+    allowed = {state: int(c) for state, c in cost.items()}
+    if any(c < 0 for c in allowed.values()):
+        raise ValueError("cheapest_chain: a cost below 0")
+    src = sorted(set(east_coast() if sources is None else resolve_states(sources)) & allowed.keys())
+    dst = set(west_coast() if targets is None else resolve_states(targets)) & allowed.keys()
+    sub = border_graph(water).subgraph(allowed)
+    # (cost, states, key sequence): a total order, so the tie-break is part of the search
+    best: dict[str, tuple[int, int, tuple[str, ...]]] = {}
+    frontier = [(allowed[s], 1, (s,)) for s in src]
+    heapq.heapify(frontier)
+    while frontier:
+        entry = heapq.heappop(frontier)
+        here = entry[2][-1]
+        if here in best:
+            continue
+        best[here] = entry
+        if here in dst:
+            return entry[2], entry[0]
+        for step in sub.neighbors(here):
+            if step not in best:
+                heapq.heappush(frontier, (entry[0] + allowed[step], entry[1] + 1, (*entry[2], step)))
+    return None
 
 
 # --------------------------------------------------------------------------- splitting by chain
