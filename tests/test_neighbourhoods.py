@@ -6,6 +6,9 @@ from string import ascii_uppercase
 
 import pytest
 
+from exactgrid.api import check
+from exactgrid.awards import default_checklist, find_chain
+from exactgrid.data.us import us_states
 from exactgrid.finder import find
 from exactgrid.geometry import Board
 from exactgrid.grid import Grid, parse_grid
@@ -15,6 +18,7 @@ from exactgrid.solving.neighbourhoods import (
     explore,
     fixed_except,
     keep_sets,
+    lacking,
     nearest_walks,
     neighbourhood_question,
     witness_cells,
@@ -119,3 +123,27 @@ def test_explore_with_free_cells_agrees_with_brute_force(free, fits):
     assert (_completions(asked, area.fixed) > 0) == fits
     answer, _ = explore(question, SEED, (), backend="cadical", time_limit=60, free=free)
     assert answer.verdict == (Verdict.FITS if fits else Verdict.DOES_NOT_FIT)
+
+
+SEVEN = ("20S", "200M", "PA", "M8", "4C", "NOCAL", "C2C")
+
+
+@pytest.mark.parametrize("grid", ["LMCHCDOISARNSPTIANETLVMWE", "FIRYLLOSAMCANSIHIENTUMPTA", "MIHTMGACSIROSNPLINEAVADTU",
+                                  "AHMDNTCIAOAOSRLPSNEMIATTW", "thoainesl"])
+def test_lacking_names_what_the_finder_and_checklist_miss(grid):
+    checklist = default_checklist().select(SEVEN)
+    answer = check(grid, checklist=checklist)
+    found = {w.match.word for w in answer.score.found}
+    missing = [s for r in answer.checklist.items if r.item.kind == "required" for s in r.details["missing"]]
+    named = lacking(parse_grid(grid), checklist)
+    assert list(named[:len(missing)]) == missing
+    if answer.checklist["C2C"].passed:
+        assert len(named) == len(missing)
+    else:
+        # with the states named (a chain state may also be a missing required one) there is a
+        # chain avoiding California; when only the chain fails, no single state would make one
+        assert not set(named) & found and "CALIFORNIA" not in named
+        assert find_chain(found | set(named)).found
+        if not missing and len(named) > 1:
+            singles = [s for s in us_states().words if s not in found and s != "CALIFORNIA"]
+            assert not any(find_chain(found | {s}).found for s in singles)

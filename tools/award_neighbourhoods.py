@@ -12,7 +12,9 @@ FIT here is the SAT backend's word (not certified): it rules out one neighbourho
 ``--around WORD [WORD ...] --extra K``: instead, neighbourhoods built around words the grid
 lacks: each choice of one nearest walk (the fewest letters from spelled) of every WORD frees
 those walks' cells and K of their neighbours (every choice), and every other cell is kept
-(:func:`exactgrid.solving.neighbourhoods.around_walks`).
+(:func:`exactgrid.solving.neighbourhoods.around_walks`). ``--around auto``: the words each grid
+lacks for the awards asked (:func:`exactgrid.solving.neighbourhoods.lacking`: the missing M
+states, Four Corners, Pennsylvania, and the states of the cheapest chain it lacks).
 
 ``--name-conflicts``: for each neighbourhood that does not fit, also name a minimal set of the
 awards that cannot be earned together there (:func:`exactgrid.fitting.conflicts.award_conflict`,
@@ -30,10 +32,11 @@ from collections import Counter
 
 from seven_awards import hard_words, judge, seven_question
 
+from exactgrid.awards import default_checklist
 from exactgrid.fitting.conflicts import award_conflict
 from exactgrid.grid import parse_grid
 from exactgrid.question import Question, Verdict
-from exactgrid.solving.neighbourhoods import around_walks, explore, keep_sets, nearest_walks
+from exactgrid.solving.neighbourhoods import around_walks, explore, keep_sets, lacking, nearest_walks
 
 
 def main() -> int:
@@ -46,7 +49,8 @@ def main() -> int:
     parser.add_argument("--question-seconds", type=float, default=20.0)
     parser.add_argument("--backend", default="kissat")
     parser.add_argument("--around", nargs="+", metavar="WORD",
-                        help="free the cells of the WORDs' nearest walks (one of each) instead")
+                        help="free the cells of the WORDs' nearest walks (one of each) instead; "
+                             "'auto': the words each grid lacks for the awards")
     parser.add_argument("--extra", type=int, default=0, metavar="K",
                         help="with --around: free K more cells next to the walk, every choice")
     parser.add_argument("--name-conflicts", action="store_true",
@@ -94,10 +98,14 @@ def neighbourhoods(grid: str, hard: tuple[str, ...],
     cells to free (:func:`around_walks`), said on a line first."""
     if not args.around:
         return keep_sets(parse_grid(grid), hard, tuple(args.free), seed=7)
-    for word in args.around:
+    words = args.around
+    if words == ["auto"]:
+        words = list(lacking(parse_grid(grid), default_checklist().select(args.awards)))
+        print(f"{grid} lacks {' '.join(words) or 'no state'}", flush=True)
+    for word in words:
         letters, walks = nearest_walks(parse_grid(grid), word)
         print(f"{grid}: {word} is {letters} letters from spelled on {len(walks)} walks", flush=True)
-    sets = around_walks(parse_grid(grid), args.around, args.extra)
+    sets = around_walks(parse_grid(grid), words, args.extra) if words else []
     print(f"{grid}: {len(sets)} neighbourhoods", flush=True)
     return list(sets)
 
