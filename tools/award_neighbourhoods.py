@@ -14,7 +14,8 @@ lacks: each choice of one nearest walk (the fewest letters from spelled) of ever
 those walks' cells and K of their neighbours (every choice), and every other cell is kept
 (:func:`exactgrid.solving.neighbourhoods.around_walks`). ``--around auto``: the words each grid
 lacks for the awards asked (:func:`exactgrid.solving.neighbourhoods.lacking`: the missing M
-states, Four Corners, Pennsylvania, and the states of the cheapest chain it lacks).
+states, Four Corners, Pennsylvania, and the states of the cheapest chain it lacks; a grid that
+lacks more than two is skipped).
 
 ``--name-conflicts``: for each neighbourhood that does not fit, also name a minimal set of the
 awards that cannot be earned together there (:func:`exactgrid.fitting.conflicts.award_conflict`,
@@ -30,7 +31,7 @@ import argparse
 import time
 from collections import Counter
 
-from seven_awards import hard_words, judge, seven_question
+from seven_awards import AROUND_AT_MOST, hard_words, judge, seven_question
 
 from exactgrid.awards import default_checklist
 from exactgrid.fitting.conflicts import award_conflict
@@ -102,6 +103,9 @@ def neighbourhoods(grid: str, hard: tuple[str, ...],
     if words == ["auto"]:
         words = list(lacking(parse_grid(grid), default_checklist().select(args.awards)))
         print(f"{grid} lacks {' '.join(words) or 'no state'}", flush=True)
+        if len(words) > AROUND_AT_MOST:
+            print(f"{grid}: more than {AROUND_AT_MOST} states, no neighbourhoods around them", flush=True)
+            return []
     for word in words:
         letters, walks = nearest_walks(parse_grid(grid), word)
         print(f"{grid}: {word} is {letters} letters from spelled on {len(walks)} walks", flush=True)

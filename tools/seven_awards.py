@@ -9,9 +9,12 @@ The seven: 20S 200M PA M8 4C NOCAL C2C (exactgrid/data/awards.toml). Four phases
    different seeds (the later rounds start from the closest grid so far); every round's best
    grid, or the grid that came closest, is kept as a near miss;
 2. **neighbourhoods**: exact award-aware neighbourhoods of the near misses (and of the known
-   award grids): keep the cells spelling some of the hard words (the M states, the Four
-   Corners, Pennsylvania), free 10-13 cells, and ask ``fit`` with all seven awards whether any
-   such grid exists (:mod:`exactgrid.solving.neighbourhoods`);
+   award grids), asked with all seven awards by ``fit`` (:mod:`exactgrid.solving.neighbourhoods`):
+   first around what each grid lacks when that is one or two states
+   (:func:`~exactgrid.solving.neighbourhoods.lacking`: free the cells of one nearest walk of
+   each, keep the rest), then keep the cells
+   spelling some of the hard words (the M states, the Four Corners, Pennsylvania) and free
+   10-13 others;
 3. **six awards**: ``solve`` for every six of the seven that keep M8;
 4. **chain split**: the exact sub-question M8 + PA + 4C + NOCAL + C2C, split by chain prefix
    (:func:`exactgrid.awards.chain_steps`): every C2C chain without California starts in Oregon
@@ -37,7 +40,7 @@ from exactgrid.fitting import fit
 from exactgrid.grid import parse_grid
 from exactgrid.question import Question, Verdict, checklist_question, choose_checklist
 from exactgrid.solving import solve
-from exactgrid.solving.neighbourhoods import explore, keep_sets
+from exactgrid.solving.neighbourhoods import around_walks, explore, keep_sets, lacking
 
 SEVEN = ("20S", "200M", "PA", "M8", "4C", "NOCAL", "C2C")
 KNOWN_GRIDS = {
@@ -46,8 +49,15 @@ KNOWN_GRIDS = {
     "closest to seven, solve seed 1, 10 min": "MIHTMGACSIROSNPLINEAVADTU",
     "M8 + 4C + NOCAL + C2C + 20S (no PA), a 25 s seven-award round": "AHMDNTCIAOAOSRLPSNEMIATTW",
     "20S + PA + 4C + NOCAL + C2C, M8 but MASSACHUSETTS, 7 min six-award solve": "MANAVRICSLGOSIPLANEMHDTNW",
+    "20S + 200M + PA + M8 + C2C, NEWMEXICO 2 letters away, a graded solve": "FIRYLLOSAMCANSIHIENTUMPTA",
+    "20S + PA + M8 + NOCAL + C2C, NEWMEXICO 2 letters away, a graded solve": "APTTUIYESHLNSICDANOMMIREL",
+    "20S + 200M + M8 + 4C + C2C, no PA, a six-award solve": "LIDYLAORAWCSNEMHISNTPMATU",
 }
 """Grids known before this run: starting points of the neighbourhoods."""
+
+AROUND_AT_MOST = 2
+"""Neighbourhoods around what a grid lacks only when it lacks at most this many states (one
+nearest walk of each: their product grows fast)."""
 
 
 def cpu_seconds() -> float:
@@ -151,19 +161,30 @@ class NeighbourhoodLog:
 
 def neighbourhood_phase(clock: Clock, end: float, grids: list[Judged], free: tuple[int, int],
                         per_question: float, backend: str) -> NeighbourhoodLog:
-    """Exact neighbourhoods of ``grids`` (best first, round robin over their keep sets) until
-    ``end``, with all seven awards; stops at the first grid that fits."""
+    """Exact neighbourhoods of ``grids`` (best first, round robin over the grids: first the
+    cells around what each lacks, then its keep sets) until ``end``, with all seven awards;
+    stops at the first grid that fits."""
     log = NeighbourhoodLog()
     wall, cpu = time.monotonic(), cpu_seconds()
     question, hard = seven_question(), hard_words()
-    queues = [(g, keep_sets(parse_grid(g.grid), hard, free, seed=7)) for g in grids]
+    checklist = default_checklist().select(SEVEN)
+    queues: list[tuple[Judged, list[tuple[str, ...] | frozenset[int]]]] = []
+    for g in grids:
+        grid = parse_grid(g.grid)
+        lacks = lacking(grid, checklist)
+        around = around_walks(grid, lacks) if 0 < len(lacks) <= AROUND_AT_MOST else []
+        queues.append((g, [*around, *keep_sets(grid, hard, free, seed=7)]))
     index = 0
     while clock.until(end) > per_question and any(q for _, q in queues) and not log.fits:
         grid, queue = queues[index % len(queues)]
         index += 1
         if not queue:
             continue
-        answer, _ = explore(question, parse_grid(grid.grid), queue.pop(0), backend, per_question)
+        area = queue.pop(0)
+        if isinstance(area, frozenset):
+            answer, _ = explore(question, parse_grid(grid.grid), (), backend, per_question, free=area)
+        else:
+            answer, _ = explore(question, parse_grid(grid.grid), area, backend, per_question)
         asked, refuted, unknown = log.by_grid.get(grid.grid, (0, 0, 0))
         log.asked += 1
         if answer.verdict == Verdict.FITS:
@@ -266,7 +287,8 @@ def report(args: argparse.Namespace, search: SearchLog, near: NeighbourhoodLog,
                                "open: no grid with all seven found, and no refutation") + "**", ""]
     lines += ["## 1. Search: solve with all seven awards", "", GRID_HEADER]
     lines += [grid_row(j) + f" {w:.0f} s / {c:.0f} CPU-s" for _, w, c, j in search.rounds]
-    lines += ["", "## 2. Exact neighbourhoods (fit, all seven, cells of some hard words kept)", "",
+    lines += ["", "## 2. Exact neighbourhoods (fit, all seven: around what a grid lacks, then cells of some hard "
+                  "words kept)", "",
               f"{near.asked} asked in {near.wall:.0f} s ({near.cpu:.0f} CPU-s), free cells "
               f"{args.free[0]}-{args.free[1]}, {args.question_seconds:g} s each, {args.backend}: "
               f"{near.refuted} DOES NOT FIT ({args.backend}'s UNSAT; a local refutation only, not certified), "

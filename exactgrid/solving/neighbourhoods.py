@@ -167,7 +167,7 @@ def lacking(grid: Grid, checklist: Checklist, budget: int = 1) -> tuple[str, ...
     its cheapest chain lacks (:func:`exactgrid.awards.cheapest_chain`, a state costing the
     letters it is from spelled beyond the budget, :func:`nearest_walks`; no state of a
     ``forbidden`` item is used), each once, in that order. What :func:`around_walks` frees the
-    cells for; counts and scores (``min_states``, ``min_score``) name no state.
+    cells for; counts, scores and a spelled forbidden state name no state.
 
     >>> from exactgrid.awards import default_checklist
     >>> from exactgrid.grid import parse_grid
