@@ -214,21 +214,20 @@ def cheapest_chain(
     src = sorted(set(east_coast() if sources is None else resolve_states(sources)) & allowed.keys())
     dst = set(west_coast() if targets is None else resolve_states(targets)) & allowed.keys()
     sub = border_graph(water).subgraph(allowed)
-    # (cost, states, key sequence): a total order, so the tie-break is part of the search
-    best: dict[str, tuple[int, int, tuple[str, ...]]] = {}
+    # (cost, states, chain): a total order, so the tie-break is part of the search
     frontier = [(allowed[s], 1, (s,)) for s in src]
     heapq.heapify(frontier)
+    settled: set[str] = set()
     while frontier:
-        entry = heapq.heappop(frontier)
-        here = entry[2][-1]
-        if here in best:
+        spent, length, chain = heapq.heappop(frontier)
+        if chain[-1] in settled:
             continue
-        best[here] = entry
-        if here in dst:
-            return entry[2], entry[0]
-        for step in sub.neighbors(here):
-            if step not in best:
-                heapq.heappush(frontier, (entry[0] + allowed[step], entry[1] + 1, (*entry[2], step)))
+        settled.add(chain[-1])
+        if chain[-1] in dst:
+            return chain, spent
+        for step in sub.neighbors(chain[-1]):
+            if step not in settled:
+                heapq.heappush(frontier, (spent + allowed[step], length + 1, (*chain, step)))
     return None
 
 

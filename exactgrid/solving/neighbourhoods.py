@@ -13,11 +13,11 @@ FIT (no grid keeping those cells meets the question; certifiable like any refuta
 * :func:`neighbourhood_question`: the question with those cells fixed to the grid's letters;
 * :func:`explore`: that question decided by :func:`exactgrid.fitting.fit`.
 
-The other way round, for a word the near miss lacks (:func:`lacking` names them for a
-checklist): :func:`nearest_walks` finds the walks
-that come closest to spelling it, :func:`around_walks` frees each one's cells (and a few of
-their neighbours; for several words, one nearest walk of each together) and
-:func:`fixed_except` fixes every other cell; :func:`explore` takes that neighbourhood as well.
+The other way round, for the words a near miss lacks (:func:`lacking` names them for a
+checklist): :func:`nearest_walks` finds the walks that come closest to spelling a word,
+:func:`around_walks` frees each one's cells (and a few of their neighbours; for several words,
+one nearest walk of each together) and :func:`fixed_except` fixes every other cell;
+:func:`explore` takes that neighbourhood as well.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
 
-from ..awards import Checklist, cheapest_chain, find_chain
+from ..awards import Checklist, cheapest_chain
 from ..backends import Backend
 from ..data.us import us_states
 from ..finder import find
@@ -163,10 +163,11 @@ def around_walks(grid: Grid, words: str | Sequence[str], extra: int = 0,
 
 def lacking(grid: Grid, checklist: Checklist, budget: int = 1) -> tuple[str, ...]:
     """The US states ``grid`` lacks for ``checklist`` (walks, ``budget`` letters altered): every
-    missing state of a failed ``required`` item, and for a failed ``chain`` item the states
-    its cheapest chain lacks (:func:`exactgrid.awards.cheapest_chain`, a state costing the
-    letters it is from spelled beyond the budget, :func:`nearest_walks`; no state of a
-    ``forbidden`` item is used), each once, in that order. What :func:`around_walks` frees the
+    missing state of a ``required`` item, and for a ``chain`` item the states its cheapest
+    chain lacks (:func:`exactgrid.awards.cheapest_chain`, a state costing the letters it is
+    from spelled beyond the budget, :func:`nearest_walks`; no state of a ``forbidden`` item is
+    used, so a grid whose only chain runs through one lacks another), each once, in that
+    order. What :func:`around_walks` frees the
     cells for; counts, scores and a spelled forbidden state name no state.
 
     >>> from exactgrid.awards import default_checklist
@@ -183,8 +184,6 @@ def lacking(grid: Grid, checklist: Checklist, budget: int = 1) -> tuple[str, ...
             wanted += [state for state in item.states if state not in found]
         elif item.kind == "chain" and item.chain is not None:
             water = checklist.water_borders if item.chain.water is None else item.chain.water
-            if find_chain(found, item.chain.sources, item.chain.targets, water).found:
-                continue
             cost = {state: max(d - budget, 0) for state, d in distance.items() if state not in forbidden}
             cheapest = cheapest_chain(cost, item.chain.sources, item.chain.targets, water)
             wanted += [state for state in (cheapest[0] if cheapest else ()) if state not in found]
