@@ -102,7 +102,8 @@ def neighbourhoods(grid: str, hard: tuple[str, ...],
     words = args.around
     if words == ["auto"]:
         words = list(lacking(parse_grid(grid), default_checklist().select(args.awards)))
-        print(f"{grid} lacks {' '.join(words) or 'no state'}", flush=True)
+        told = ", ".join(f"{w} ({nearest_walks(parse_grid(grid), w, 1)[0]} letters from spelled)" for w in words)
+        print(f"{grid} lacks {told or 'no state'}", flush=True)
         if len(words) > AROUND_AT_MOST:
             print(f"{grid}: more than {AROUND_AT_MOST} states, no neighbourhoods around them", flush=True)
             return []
