@@ -198,7 +198,7 @@ def cheapest_chain(
     """The chain from a source state to a target state (defaults: the coasts, as
     :func:`find_chain`) whose states' summed ``cost`` is least, and that sum; None when no
     chain can be built. A state missing from ``cost`` may not be used (a forbidden state, or
-    one left out); a found state costs 0, so ``find_chain`` 's chains cost 0.
+    one left out); a found state costs 0, so the chains :func:`find_chain` finds cost 0.
 
     Used to ask what a grid lacks for a chain: with each state's cost the letters it is from
     spelled beyond the budget, the answer names the cheapest states to add. Among chains of
