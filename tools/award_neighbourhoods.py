@@ -97,20 +97,17 @@ def neighbourhoods(grid: str, hard: tuple[str, ...],
                    args: argparse.Namespace) -> list[tuple[str, ...] | frozenset[int]]:
     """What to ask around ``grid``: kept words (:func:`keep_sets`), or with ``--around``, sets of
     cells to free (:func:`around_walks`), said on a line first."""
+    parsed = parse_grid(grid)
     if not args.around:
-        return keep_sets(parse_grid(grid), hard, tuple(args.free), seed=7)
-    words = args.around
-    if words == ["auto"]:
-        words = list(lacking(parse_grid(grid), default_checklist().select(args.awards)))
-        told = ", ".join(f"{w} ({nearest_walks(parse_grid(grid), w, 1)[0]} letters from spelled)" for w in words)
-        print(f"{grid} lacks {told or 'no state'}", flush=True)
-        if len(words) > AROUND_AT_MOST:
-            print(f"{grid}: more than {AROUND_AT_MOST} states, no neighbourhoods around them", flush=True)
-            return []
-    for word in words:
-        letters, walks = nearest_walks(parse_grid(grid), word)
+        return keep_sets(parsed, hard, tuple(args.free), seed=7)
+    words = list(lacking(parsed, default_checklist().select(args.awards))) if args.around == ["auto"] else args.around
+    nearest = {word: nearest_walks(parsed, word) for word in words}
+    for word, (letters, walks) in nearest.items():
         print(f"{grid}: {word} is {letters} letters from spelled on {len(walks)} walks", flush=True)
-    sets = around_walks(parse_grid(grid), words, args.extra) if words else []
+    if args.around == ["auto"] and not 0 < len(words) <= AROUND_AT_MOST:
+        print(f"{grid} lacks {len(words)} states: no neighbourhoods around them", flush=True)
+        return []
+    sets = around_walks(parsed, words, args.extra)
     print(f"{grid}: {len(sets)} neighbourhoods", flush=True)
     return list(sets)
 
