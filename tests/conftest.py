@@ -6,6 +6,8 @@ from exactgrid.backends import list_backends
 
 #: Every backend available on this machine (built-ins and installed plugins).
 AVAILABLE_BACKENDS = [row.name for row in list_backends(only_available=True)]
+#: What each of them can do (``"in-process"``, ``"child-process"``, ``"assumptions"``, ...).
+BACKEND_CAPABILITIES = {row.name: row.capabilities for row in list_backends(only_available=True)}
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -1,6 +1,5 @@
 """The backend contract: child processes, the race, the portfolio, and checked answers."""
 
-import time
 import warnings
 from importlib.metadata import EntryPoint
 from types import SimpleNamespace
@@ -19,21 +18,18 @@ from . import racers
 def test_run_in_child_collects_messages_and_kills_at_the_limit():
     messages, finished = run_in_child(racers.answer_after, (0.0, "yes"), time_limit=5)
     assert finished and messages == [("progress", "yes"), ("done", "yes")]
-    started = time.monotonic()
     messages, finished = run_in_child(racers.answer_after, (600.0, "late"), time_limit=0.5, grace=0.0)
+    # killed, not waited for: a child waited for would have finished (it sleeps 600 s, then answers)
     assert not finished and messages in ([], [("progress", "late")])  # a slow start may say nothing
-    assert time.monotonic() - started < 120  # killed, not waited for: the child would sleep 600 s
 
 
 def test_race_returns_the_first_decisive_child_and_kills_the_rest():
     calls = [(racers.answer_after, (600.0, "slow")), (racers.give_up_at_once, ()),
              (racers.answer_after, (0.2, "fast"))]
-    started = time.monotonic()
     winner, messages, finished = race_in_children(calls, time_limit=20,
                                                   decisive=lambda i, msgs: msgs[-1][1] != "gave up")
     assert winner == 2 and messages[2][-1] == ("done", "fast")
-    assert finished == [False, True, True]
-    assert time.monotonic() - started < 120  # the slow child (600 s) was killed, not waited for
+    assert finished == [False, True, True]  # the slow child (600 s) was killed, not waited for
 
 
 def test_race_with_no_winner_by_the_deadline():

@@ -91,7 +91,8 @@ def test_a_refutation_by_cores_is_certified():
 def test_the_time_limit_gives_the_best_bound_so_far():
     question = build_question(optional=["all"], shape="4x4", allow_empty=True)
     answer = bound(question, time_limit=1.0)
-    assert answer.status in ("open", "bounded") and answer.seconds < 30  # bounded: a machine 20x faster
+    # bounded: a machine 20x faster; otherwise stopped by the time limit (no verdict reads the clock)
+    assert answer.status in ("open", "bounded")
     assert answer.status == "bounded" or "time limit" in answer.detail
     assert answer.bound is None or answer.bound <= answer.total
 

@@ -2,16 +2,15 @@
 
 Whatever comes in, a command ends with an answer (exit 0, 1 or 3) or with exactly one
 ``Error: ...`` line (a JSON error object under ``--json``) and exit 2: never a traceback, never a
-crash, and never a hang (a fail-safe bound per run, far above the fraction of a second a run
-takes). The examples are derandomised, so CI runs the same ones every time; set
-``EXACTGRID_FUZZ_EXAMPLES`` to run more and ``EXACTGRID_FUZZ_RANDOM=1`` to draw new ones.
+crash. No verdict here reads the clock: a slow or loaded machine cannot fail a run that is
+merely late (a hang would stall the suite instead). The examples are derandomised, so CI runs
+the same ones every time; set ``EXACTGRID_FUZZ_EXAMPLES`` to run more and ``EXACTGRID_FUZZ_RANDOM=1`` to draw new ones.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import time
 
 import pytest
 from click.testing import CliRunner
@@ -21,7 +20,6 @@ from hypothesis import strategies as st
 from exactgrid.cli import cli
 
 EXAMPLES = int(os.environ.get("EXACTGRID_FUZZ_EXAMPLES", "200"))
-HANG_SECONDS = 60  # a fail-safe for a hang; runs take well under a second
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, database=None,
                 derandomize=not os.environ.get("EXACTGRID_FUZZ_RANDOM"),
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
@@ -123,10 +121,7 @@ def check_clean(args: list[str], stdin: bytes | None = None) -> None:
     # the simple-path witness search is exponential in the budget (see the README's known limits)
     if "simple" in args and "--budget" in args:
         args = [*args, "--budget", "1"]
-    started = time.monotonic()
     result = CliRunner().invoke(cli, args, input=stdin)
-    took = time.monotonic() - started
-    assert took < HANG_SECONDS, (args, took)
     assert result.exception is None or isinstance(result.exception, SystemExit), (args, repr(result.exception))
     assert "Traceback" not in result.output, (args, result.output)
     assert result.exit_code in (0, 1, 2, 3), (args, result.exit_code, result.output)

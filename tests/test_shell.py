@@ -18,7 +18,7 @@ def run(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
     """``python -m exactgrid ARGS`` on this checkout, with ``env`` added to the environment."""
     environment = {**os.environ, "PYTHONPATH": str(ROOT), **env}
     return subprocess.run([sys.executable, "-m", "exactgrid", *args], capture_output=True, text=True,
-                          env=environment, cwd=ROOT, timeout=120)
+                          env=environment, cwd=ROOT, timeout=600)
 
 
 def test_python_m_exactgrid_scores_a_grid():
