@@ -14,7 +14,7 @@ from exactgrid.geometry import Board
 from exactgrid.prove.cores import match_core, refute_by_cores
 from exactgrid.prove.counting import count_question
 from exactgrid.prove.placement import Core, Placement, pair_of, triple_of
-from exactgrid.question import Verdict, load_instance
+from exactgrid.question import Verdict, build_question, load_instance
 from exactgrid.render import fit_dict, fit_text
 from exactgrid.verify import check_grid
 
@@ -230,6 +230,14 @@ def test_counting_decides_beside_a_backend_that_cannot():
     assert answer.grid == answer.counting.grid and "led it to the grid" in answer.detail
     answer = fit(question, racers.InProcessUndecided(), time_limit=None)  # in-process, beside the counting child
     assert answer.verdict == Verdict.DOES_NOT_FIT and answer.backend == "counting"
+
+
+def test_a_refutation_by_counting_is_explained_like_the_backends():
+    question = build_question(requirements=["ILLINOIS:exact", "OHIO:exact", "UTAH:exact"], shape="3x3")
+    by_counting = fit(question, racers.Undecided(), time_limit=None, explain=True)
+    by_backend = fit(question, "cadical", time_limit=None, explain=True, counting=False)
+    assert by_counting.backend == "counting" and by_backend.backend == "cadical"
+    assert by_counting.conflict == by_backend.conflict == ("ILLINOIS:exact", "UTAH:exact")
 
 
 def test_an_in_process_backend_decides_in_its_probe_without_waiting_for_counting():

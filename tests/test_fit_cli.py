@@ -24,10 +24,15 @@ def run(*args):
     return CliRunner().invoke(cli, list(args))
 
 
+#: Who may answer a plain ``fit``: the default backend, or the counting loop racing beside it,
+#: whichever finishes first on this machine.
+ANSWERED_BY = (DEFAULT_BACKEND, "counting")
+
+
 def test_fits_prints_a_grid_the_finder_confirms():
     result = run("fit", "OHIO", "UTAH=ATAH", "IOWA:3=H", "--shape", "3x3", "--forbid", "TEXAS")
     assert result.exit_code == 0, result.output
-    assert result.stdout.startswith(f"FITS (backend {DEFAULT_BACKEND}")
+    assert result.stdout.startswith(tuple(f"FITS (backend {name}" for name in ANSWERED_BY))
     letters = next(line.split()[1] for line in result.stdout.splitlines() if line.startswith("grid "))
     spec = build_question(requirements=["OHIO", "UTAH=ATAH", "IOWA:3=H"], forbid=["TEXAS"], shape="3x3")
     assert check_grid(spec, parse_grid(letters)).ok
@@ -37,7 +42,7 @@ def test_fits_prints_a_grid_the_finder_confirms():
 def test_does_not_fit_exits_1():
     result = run("fit", *SEED_EXACT, "--shape", "3x3")
     assert result.exit_code == 1, result.output
-    assert result.stdout.startswith(f"DOES NOT FIT (proven; backend {DEFAULT_BACKEND}")
+    assert result.stdout.startswith(tuple(f"DOES NOT FIT (proven; backend {name}" for name in ANSWERED_BY))
 
 
 def test_unknown_after_the_time_limit_exits_3():
@@ -50,7 +55,7 @@ def test_fit_json():
     result = run("fit", "OHIO:exact", "--shape", "3x3", "--cells", "O.O/.../...", "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert data["verdict"] == "fits" and data["backend"] == DEFAULT_BACKEND
+    assert data["verdict"] == "fits" and data["backend"] in ANSWERED_BY
     assert data["grid"][0] == "O" and data["grid"][2] == "O"
     (ohio,) = data["requirements"]
     assert ohio["requirement"] == "OHIO:exact" and ohio["spelled"] == "OHIO" and ohio["altered"] == []

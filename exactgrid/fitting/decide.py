@@ -150,6 +150,8 @@ def _decide(run: _Run, seed: int, explain: bool, counting: bool, write: Mapping[
             pending_count = False
             result, counted = _race_with_counting(solver, enc.model, spec, run.left(), seed)
             decided = _decided_by_counting(counted, run, rounds)
+            if decided is not None and explain and decided.verdict == Verdict.DOES_NOT_FIT:
+                return _explained(decided, solver, run.left())  # whoever refuted it, the same answer
             if decided is not None:
                 return decided
         else:
