@@ -749,7 +749,6 @@ def seed_threads(seed):
     np.random.seed(seed)
 
 
-@njit(cache=True, nogil=True)
 def anneal(grids, lmasks, founds, supports, counters, stamps, best_grid, best_value, feasible_grid,
            feasible_value, steps, sweep, t_hot, t_cold, swap_share, kick, letter_cdf, fixed_cell,
            starts, lengths, letters, weights, flags, word_index, word_ptr, table, chunks, full,
@@ -762,13 +761,19 @@ def anneal(grids, lmasks, founds, supports, counters, stamps, best_grid, best_va
     probability ``swap_share``, the swap of two free cells. ``best_*`` and ``feasible_*``
     (``*_value[0]``) are updated in place; ``feasible_value[0] < 0`` means none yet.
     A missing required word costs one violation (:func:`anneal_graded` grades it).
+
+    A plain function, not a compiled one: it hands :func:`anneal_graded` its numbers as the
+    types the search uses (whole numbers as int64, temperatures and shares as float64), so
+    that every caller runs the one compiled specialisation :func:`~exactgrid.solving.warm_up`
+    made, instead of compiling another for an ``int`` temperature (seconds of compile, spent
+    inside the caller's time limit).
     """
     grades = np.zeros((grids.shape[0], weights.shape[0]), dtype=np.int64)
     return anneal_graded(grids, lmasks, founds, supports, counters, stamps, best_grid, best_value, feasible_grid,
-                         feasible_value, steps, sweep, t_hot, t_cold, swap_share, kick, letter_cdf, fixed_cell,
-                         starts, lengths, letters, weights, flags, word_index, word_ptr, table, chunks, full,
-                         budget, chain_sources, chain_targets, chain_adjacency, min_count, min_score, penalty,
-                         grades, 0)
+                         feasible_value, int(steps), int(sweep), float(t_hot), float(t_cold), float(swap_share),
+                         int(kick), letter_cdf, fixed_cell, starts, lengths, letters, weights, flags, word_index,
+                         word_ptr, table, chunks, full, int(budget), chain_sources, chain_targets, chain_adjacency,
+                         int(min_count), int(min_score), int(penalty), grades, 0)
 
 
 @njit(cache=True, nogil=True)

@@ -242,11 +242,12 @@ class _Worker:
             scored = kernel.anneal_graded(
                 st.grids, st.lmasks, st.founds, st.supports, st.counters, st.stamps, self.best_grid,
                 self.best_value, self.feasible_grid, self.feasible_value,
-                self.steps if steps is None else steps, sc.sweep, self.hot,
-                self.cold, sc.swap_share, sc.kick, p.letter_cdf, p.fixed, p.starts, p.lengths, p.letters,
-                p.weights, p.flags, p.word_index, p.word_ptr, p.table, p.chunks, p.full, p.budget,
-                p.chain_sources, p.chain_targets, p.chain_adjacency, p.min_count, p.min_score, self.penalty,
-                st.grades, st.graded_cap)
+                # numbers as the types warm_up() compiled for: another type would compile anew
+                int(self.steps if steps is None else steps), int(sc.sweep), float(self.hot),
+                float(self.cold), float(sc.swap_share), int(sc.kick), p.letter_cdf, p.fixed, p.starts,
+                p.lengths, p.letters, p.weights, p.flags, p.word_index, p.word_ptr, p.table, p.chunks, p.full,
+                int(p.budget), p.chain_sources, p.chain_targets, p.chain_adjacency, int(p.min_count),
+                int(p.min_score), int(self.penalty), st.grades, int(st.graded_cap))
         spent = time.perf_counter() - wall
         self.cpu += time.thread_time() - cpu
         self.proposals += int(scored)
