@@ -22,6 +22,17 @@ def compiled_search_kernel() -> None:
 
 
 @pytest.fixture
+def unhurried_core_checks(monkeypatch) -> None:
+    """The core search's second a shrinking trial lifted to ten minutes: on these small
+    questions a trial takes milliseconds, and a loaded machine must not make a core come out
+    unshrunk (no verdict may hang on the machine's speed). Reaches this process only, not the
+    workers it starts."""
+    import exactgrid.prove.placement
+
+    monkeypatch.setattr(exactgrid.prove.placement, "SHRINK_CHECK_SECONDS", 600.0)
+
+
+@pytest.fixture
 def two_cores(monkeypatch) -> None:
     """This process may use two cores, whatever the machine (or ``taskset``) gives it: a test
     that asks for two workers gets them instead of a clamped one and a notice."""

@@ -23,6 +23,8 @@ from .test_fit import EXPECTED, SPECS
 
 FIT = Path(__file__).resolve().parents[1] / "instances" / "benchmarks" / "fit"
 
+pytestmark = pytest.mark.usefixtures("unhurried_core_checks")  # minimal cores on any machine
+
 
 def placeable(board: Board, pairs, at_most, triples=(), fixed=None) -> bool:
     """Whether some placement of the letters (and fillers) holds every pair and triple within the
@@ -240,9 +242,12 @@ def test_a_refutation_by_counting_is_explained_like_the_backends():
     assert by_counting.conflict == by_backend.conflict == ("ILLINOIS:exact", "UTAH:exact")
 
 
-def test_an_in_process_backend_decides_in_its_probe_without_waiting_for_counting():
+def test_an_in_process_backend_decides_in_its_probe_without_waiting_for_counting(monkeypatch):
+    import exactgrid.fitting.decide
+
+    monkeypatch.setattr(exactgrid.fitting.decide, "COUNTING_PROBE_SECONDS", 600.0)  # a probe long on any machine
     question = load_instance(FIT / "3x3_top3.toml").question
-    answer = fit(question, "cadical", time_limit=60)
+    answer = fit(question, "cadical", time_limit=None)
     assert answer.verdict == Verdict.DOES_NOT_FIT and answer.backend == "cadical" and answer.counting is None
 
 

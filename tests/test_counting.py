@@ -104,7 +104,7 @@ def test_the_bound_command():
     data = json.loads(spread.output)
     assert spread.exit_code == 1 and data["status"] == "refuted" and "2 core searches" in data["detail"]
     certified = CliRunner().invoke(cli, ["bound", "ILLINOIS:exact", "OHIO:exact", "UTAH:exact", "IOWA:exact",
-                                         "IDAHO:exact", "--shape", "3x3", "--certify"])
+                                         "IDAHO:exact", "--shape", "3x3", "--certify", "--time-limit", "600"])
     assert certified.exit_code == 1 and "\ncertified: 0 cores" in certified.output, certified.output
     nocal = CliRunner().invoke(cli, ["bound", "--award", "NOCAL", "--forbid", "TX", "--shape", "2x2",
                                      "--time-limit", "30", "--json"])

@@ -264,9 +264,9 @@ def test_fuzz_solve(paths, data):  # the kernel is compiled first (conftest)
     opt = tame_option
     options = [opt("--shape", SMALL_SHAPES), opt("--moves", ["king", "rook", "x"]), opt("--budget", NUMBERS[:8]),
                opt("--time-limit", SECONDS), opt("--forbid", WORDS), opt("--min-score", NUMBERS),
-               opt("--min-count", NUMBERS), opt("--seed", NUMBERS), opt("--cells", CELLS),
-               opt("--award", ["M8", "NOCAL", "XYZ", ""]), opt("--workers", ["1", "2", "0", "16", "100000",
-                                                                        str(10**30), "x"]),
+               opt("--min-count", NUMBERS), opt("--seed", NUMBERS), opt("--max-proposals", NUMBERS),
+               opt("--cells", CELLS), opt("--award", ["M8", "NOCAL", "XYZ", ""]),
+               opt("--workers", ["1", "2", "0", "16", "100000", str(10**30), "x"]),
                opt("--start", ["thoa", "tho/ain/esl", "ab", "", "ß"]), opt("--certify-window", NUMBERS),
                opt("--certify-time-limit", SECONDS), opt("--words", ["us-states", paths[3], "nofile.txt"]),
                st.just(["--no-progress"])]

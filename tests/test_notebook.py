@@ -42,7 +42,8 @@ def executed() -> dict[str, list[Any]]:
     notebook = nbformat.read(NOTEBOOK, as_version=4)
     if importlib.util.find_spec("matplotlib") is None:  # without exactgrid[plot], all but the picture
         notebook.cells = [c for c in notebook.cells if "picture" not in c.metadata.get("tags", [])]
-    client = nbclient.NotebookClient(notebook, timeout=CELL_SECONDS, kernel_name="python3",
+    client = nbclient.NotebookClient(notebook, timeout=CELL_SECONDS, startup_timeout=CELL_SECONDS,
+                                     iopub_timeout=CELL_SECONDS, raise_on_iopub_timeout=True, kernel_name="python3",
                                      resources={"metadata": {"path": str(ROOT / "docs")}})
     # the kernel imports this checkout's exactgrid, whatever is installed
     path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)

@@ -263,8 +263,8 @@ def test_fit_and_solve_draw_their_answers(tmp_path):
     grid = next(line.split()[1] for line in result.stdout.splitlines() if line.startswith("grid "))
     _check_svg_against_the_finder(_ids(fitted), grid)
     solved = tmp_path / "solve.png"
-    result = CliRunner().invoke(cli, ["solve", "--shape", "3x3", "--time-limit", "1", "--workers", "1",
-                                      "--no-progress", "--show", str(solved), "--json"])
+    result = CliRunner().invoke(cli, ["solve", "--shape", "3x3", "--max-proposals", "50000", "--time-limit", "600",
+                                      "--workers", "1", "--no-progress", "--show", str(solved), "--json"])
     assert result.exit_code == 0, result.output
     picture = __import__("json").loads(result.stdout)["picture"]
     assert picture["out"] == str(solved) and _png_size(solved)[0] > 300

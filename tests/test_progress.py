@@ -212,8 +212,8 @@ def test_solve_interrupted_before_the_search_answers_unknown_with_exit_3(monkeyp
 
 
 def test_solve_text_shows_the_checklist_asked_for_and_counts_in_words() -> None:
-    result = CliRunner().invoke(cli, ["solve", "--shape", "2x2", "--award", "NOCAL", "--time-limit", "0.5",
-                                      "--workers", "1", "--no-progress"])
+    result = CliRunner().invoke(cli, ["solve", "--shape", "2x2", "--award", "NOCAL", "--max-proposals", "20000",
+                                      "--time-limit", "600", "--workers", "1", "--no-progress"])
     assert result.exit_code == 0, result.output
     assert "PASS  NOCAL" in result.stdout and "1 of 1 passed" in result.stdout
     assert " 1 improvements" not in result.stdout

@@ -8,6 +8,7 @@ batch scorer, and applies the constraints with the finder's verdicts.
 from __future__ import annotations
 
 import itertools
+import time
 
 import numpy as np
 import pytest
@@ -179,3 +180,26 @@ def test_fit_by_search_fits_by_search_and_refutes_by_solver() -> None:
     # a count over some words only is not what the search counts: left to the solver
     assert not searchable(Question(eg.Board(3, 3), words=WORDS, optional=["ABBA", "CAB"], min_count=1))
     assert searchable(question)
+
+
+def test_a_proposal_budget_finds_the_same_grids_however_slow_the_machine(monkeypatch) -> None:
+    from exactgrid.solving import kernel
+
+    question = Question(eg.Board(3, 3), words=WORDS, forbidden=["ACDC"])
+
+    def run() -> eg.solve.SolveAnswer:
+        return eg.solve(question, time_limit=None, max_proposals=100_003, workers=1, seed=7)
+
+    fast = run()
+    compiled = kernel.anneal_graded
+
+    def slowed(*args):  # a machine a slice at a time slower, as if loaded
+        time.sleep(0.02)
+        return compiled(*args)
+
+    monkeypatch.setattr(kernel, "anneal_graded", slowed)
+    slow = run()
+    assert fast.stopped_by == slow.stopped_by == "proposals"
+    assert fast.stats.proposals == slow.stats.proposals >= 100_003
+    assert [(i.score, i.grid) for i in fast.improvements] == [(i.score, i.grid) for i in slow.improvements]
+    assert fast.grid == slow.grid and fast.score == slow.score == _brute_force(question)

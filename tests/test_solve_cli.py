@@ -21,10 +21,14 @@ def run(*args: str):
     return CliRunner().invoke(cli, list(args))
 
 
+#: A search ended by a budget of proposals on one worker, not by the clock: the same grids on
+#: any machine, however slow or loaded (the time limit is only a fail-safe).
+BUDGET = ("--max-proposals", "200000", "--workers", "1", "--time-limit", "600")
+
+
 def test_solve_prints_a_checked_grid_with_its_checklist(tmp_path) -> None:
     out = tmp_path / "improvements.jsonl"
-    result = run("solve", "--shape", "4x4", "--award", "NOCAL", "--time-limit", "3",
-                 "--workers", "1", "--out", str(out), "--json")
+    result = run("solve", "--shape", "4x4", "--award", "NOCAL", *BUDGET, "--out", str(out), "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["verdict"] == "fits"
@@ -41,7 +45,7 @@ def test_solve_prints_a_checked_grid_with_its_checklist(tmp_path) -> None:
 
 
 def test_solve_text_and_the_start_grid() -> None:
-    result = run("solve", "--shape", "3x3", "--start", "thoainesl", "--time-limit", "1", "--workers", "1")
+    result = run("solve", "--shape", "3x3", "--start", "thoainesl", *BUDGET)
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith("best grid found (")
     assert "checked by the finder" in result.stdout
@@ -58,29 +62,27 @@ def test_graded_search_from_the_command_line(monkeypatch) -> None:
         return real(*args, **kwargs)
 
     monkeypatch.setattr(solving, "solve", spy)
-    result = run("solve", "OHIO", "IOWA", "--shape", "3x3", "--graded", "--time-limit", "2", "--workers", "1",
-                 "--json")
+    result = run("solve", "OHIO", "IOWA", "--shape", "3x3", "--graded", *BUDGET, "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert {"OHIO", "IOWA"} <= set(eg.score(data["grid"]).words)
     assert schedules == [eg.solving.Schedule(graded=True)]
-    run("solve", "--shape", "2x2", "--time-limit", "1", "--workers", "1")
+    run("solve", "--shape", "2x2", *BUDGET)
     assert schedules[-1] is None
 
 
 def test_certify_window_in_text_and_json() -> None:
-    result = run("solve", "--shape", "3x3", "--time-limit", "1", "--workers", "1", "--certify-window", "1",
-                 "--certify-time-limit", "120", "--json")
+    result = run("solve", "--shape", "3x3", *BUDGET, "--certify-window", "1", "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["certificate"]["verdict"] == "does not fit" and data["certificate"]["window"] == 1
     assert data["certificate"]["score"] == data["total"] and data["certificate"]["grid"] == data["grid"]
-    result = run("solve", "--shape", "2x2", "--time-limit", "1", "--workers", "1", "--certify-window", "1")
+    result = run("solve", "--shape", "2x2", *BUDGET, "--certify-window", "1")
     assert "proven 1-optimal" in result.stdout
 
 
 def test_no_grid_meeting_the_constraints_is_unknown() -> None:
-    result = run("solve", "--shape", "2x2", "--award", "M8", "--time-limit", "1", "--json")
+    result = run("solve", "--shape", "2x2", "--award", "M8", *BUDGET, "--json")
     assert result.exit_code == 3, result.output
     data = json.loads(result.stdout)
     assert data["verdict"] == "unknown" and len(data["closest"]) == 4

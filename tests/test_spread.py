@@ -29,6 +29,8 @@ from .test_counting import _best_score, _grids
 
 pytest.importorskip("highspy")
 
+pytestmark = pytest.mark.usefixtures("unhurried_core_checks")  # minimal cores on any machine
+
 
 def seeded_checks(count: int, seed: int):
     """Random checks with many pairs on six cells: often several cores to find."""

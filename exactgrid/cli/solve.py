@@ -43,6 +43,9 @@ from .progress import Progress, progress_option, time_left
 @click.option("--workers", type=click.IntRange(min=1), default=None, metavar="N",
               help="Search threads (default: one per core; more than the cores here are lowered to them).")
 @click.option("--seed", type=click.IntRange(0, 2**31 - 1), default=0, show_default=True)
+@click.option("--max-proposals", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Also stop after N proposals, shared between the workers: with one worker, the same "
+                   "--seed then finds the same grids on any machine, however fast (unless --time-limit comes first).")
 @click.option("--start", "start", metavar="GRID", default=None, help="Improve this grid (letters or a file).")
 @click.option("--graded", is_flag=True,
               help="Grade missing required words: one counts as many violations as the letters it needs altered "
@@ -62,7 +65,8 @@ from .progress import Progress, progress_option, time_left
 def solve_command(ctx: click.Context, requirements: tuple[str, ...], forbid: tuple[str, ...], cells: str | None,
                   min_score: int | None, min_count: int | None, checklist_path: str | None, award: tuple[str, ...],
                   water_borders: bool, shape: str, moves: str, budget: int, words: str | None, time_limit: float,
-                  workers: int | None, seed: int, start: str | None, graded: bool, out: str | None,
+                  workers: int | None, seed: int, max_proposals: int | None, start: str | None, graded: bool,
+                  out: str | None,
                   certify_window: int | None, certify_time_limit: float | None, progress: bool | None,
                   show: str | None, as_json: bool) -> None:
     """The highest-scoring grid found in --time-limit: every word of the list scores its weight
@@ -87,6 +91,7 @@ def solve_command(ctx: click.Context, requirements: tuple[str, ...], forbid: tup
     with Progress("solve", time_limit + certifying, progress, "starting the search") as shown:
         answer = solve(question, checklist=checklist, water_borders=True if water_borders else None,
                        time_limit=time_left(time_limit), workers=workers, seed=seed, start=start_grid,
+                       max_proposals=max_proposals,
                        schedule=Schedule(graded=True) if graded else None,
                        certify_window=certify_window, certify_time_limit=certify_time_limit, out=out,
                        on_progress=shown.event)

@@ -25,6 +25,10 @@ from . import kernel
 from .problem import ChainStates, SearchProblem, grid_codes, grid_text
 
 SLICE_SECONDS = 0.1
+BUDGET_SLICE_STEPS = 2_000
+"""Proposals per chain in a slice of a search with ``max_proposals`` (a fixed size: the chains
+share one random stream, so slices sized by the clock would hand its draws out differently
+on a faster machine)."""
 """A worker returns to Python about this often (to share its best, and to see a stop)."""
 
 CHAINS_PER_WORKER = 16
@@ -121,12 +125,19 @@ fraction of it): ``on_compile`` is then called once."""
 
 
 def _start_workers(problem: SearchProblem, schedule: Schedule, seed: int, start_codes: np.ndarray | None,
-                   workers: int) -> list[_Worker]:
+                   workers: int, max_proposals: int | None = None) -> list[_Worker]:
     """The workers, their starting grids scored, and the annealer compiled (or loaded from
-    numba's cache) by a first call of no steps."""
-    pool = [_Worker(problem, schedule, seed * 1009 + i, i, start_codes, CHAINS_PER_WORKER) for i in range(workers)]
+    numba's cache) by a first call of no steps. ``max_proposals``: shared out between them."""
+    pool = [_Worker(problem, schedule, seed * 1009 + i, i, start_codes, CHAINS_PER_WORKER,
+                    None if max_proposals is None else _share(max_proposals, workers, i))
+            for i in range(workers)]
     pool[0].slice(steps=0)
     return pool
+
+
+def _share(total: int, parts: int, index: int) -> int:
+    """Part ``index`` of ``total`` split as evenly as whole numbers allow."""
+    return total // parts + (index < total % parts)
 
 
 def warm_up() -> float:
@@ -183,8 +194,11 @@ class _Worker:
     """One thread's chains; its bests are read by the main thread between slices."""
 
     def __init__(self, problem: SearchProblem, schedule: Schedule, seed: int, index: int,
-                 start: np.ndarray | None, chains: int) -> None:
+                 start: np.ndarray | None, chains: int, budget: int | None = None) -> None:
         self.problem = problem
+        self.budget = budget
+        """Proposals this worker may score (None: no limit); with a budget its slices have a
+        fixed size, so that what it finds depends on the seed, never on the machine's speed."""
         self.index = index
         self.seed = seed
         rng = np.random.default_rng(seed)
@@ -204,6 +218,8 @@ class _Worker:
         self.cpu = 0.0
         self.steps = 200
         self.error: BaseException | None = None
+        self.finished = False
+        """Whether :meth:`run` has returned (its budget spent, a stop, or an error)."""
         self.lock = threading.Lock()
         self.shared: tuple[np.ndarray, int] | None = None  # another worker's better grid, to restart from
         for k in range(chains):  # the starting grids count
@@ -224,11 +240,25 @@ class _Worker:
         leave_signals_to_the_main_thread()
         try:
             kernel.seed_threads(self.seed)
-            while not stop.is_set():
-                self.slice()
+            while not stop.is_set() and self._step():
+                pass
         except BaseException as err:  # reported by the main thread
             self.error = err
             stop.set()
+        finally:
+            self.finished = True
+
+    def _step(self) -> bool:
+        """One slice; False when the budget is spent (or nothing is left to propose)."""
+        if self.budget is None:
+            self.slice()
+            return True
+        left = self.budget - self.proposals
+        if left <= 0:
+            return False
+        before = self.proposals
+        self.slice(min(BUDGET_SLICE_STEPS, -(-left // self.states.grids.shape[0])))
+        return self.proposals > before  # none scored: no free cell to propose for
 
     def slice(self, steps: int | None = None) -> None:
         """Anneal every chain for a slice of about :data:`SLICE_SECONDS` (or ``steps`` proposals each)."""
@@ -348,7 +378,8 @@ class _Search:
         threads: list[threading.Thread] = []
         stop = threading.Event()
         try:
-            ready = _prepared(lambda: _start_workers(self.problem, schedule, seed, start_codes, workers),
+            ready = _prepared(lambda: _start_workers(self.problem, schedule, seed, start_codes, workers,
+                                                     stops.max_proposals),
                               self.began, self.time_limit, self.compiled)
             if ready is None:  # the time limit came first
                 return self._unbegun("time limit", COMPILING_DETAIL if self.compiling else NOT_BEGUN_DETAIL)
@@ -385,6 +416,9 @@ class _Search:
             time.sleep(0.05)
             self.collect()
             if any(w.error for w in self.pool):
+                return
+            if all(w.finished for w in self.pool):  # every worker spent its share of max_proposals
+                self.result.stopped_by = "proposals"
                 return
             reason = stops.reason(self.result.stats)
             if reason is not None:
