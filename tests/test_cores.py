@@ -23,8 +23,6 @@ from .test_fit import EXPECTED, SPECS
 
 FIT = Path(__file__).resolve().parents[1] / "instances" / "benchmarks" / "fit"
 
-pytestmark = pytest.mark.usefixtures("unhurried_core_checks")  # minimal cores on any machine
-
 
 def placeable(board: Board, pairs, at_most, triples=(), fixed=None) -> bool:
     """Whether some placement of the letters (and fillers) holds every pair and triple within the
@@ -66,6 +64,7 @@ def check_once(board: Board, letters, pairs, at_most, triples=()):
         placement.close()
 
 
+@pytest.mark.usefixtures("unhurried_core_checks")  # minimal on any machine (this process only)
 def test_placement_agrees_with_brute_force_and_its_cores_are_minimal():
     cores = 0
     for board, letters, pairs, at_most in random_checks(60, seed=7):

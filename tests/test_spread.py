@@ -29,8 +29,6 @@ from .test_counting import _best_score, _grids
 
 pytest.importorskip("highspy")
 
-pytestmark = pytest.mark.usefixtures("unhurried_core_checks")  # minimal cores on any machine
-
 
 def seeded_checks(count: int, seed: int):
     """Random checks with many pairs on six cells: often several cores to find."""
@@ -42,6 +40,7 @@ def seeded_checks(count: int, seed: int):
         yield board, pairs, at_most
 
 
+@pytest.mark.usefixtures("unhurried_core_checks")  # minimal on any machine (this process only)
 def test_a_seeded_check_leaves_a_minimal_core_and_seeds_find_others():
     orders_differ = 0
     for board, pairs, at_most in seeded_checks(30, seed=3):
