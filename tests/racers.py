@@ -80,3 +80,29 @@ class Incumbent(Backend):
         if not messages:
             return Result(Status.UNKNOWN)
         return Result(Status.SAT, true_vars=frozenset({1}), objective=1)
+
+
+def refute_after(seconds: float):
+    time.sleep(seconds)
+    yield ("done", "unsat")
+
+
+class SlowRefuter(Backend):
+    """A child-process backend that says UNSAT after ``seconds`` (for questions that do not fit)."""
+
+    name = "slow-refuter"
+    description = "test backend: UNSAT after a while"
+    capabilities = frozenset({"decide", "child-process"})
+
+    def __init__(self, seconds: float = 0.5) -> None:
+        self.seconds = seconds
+
+    def available(self) -> bool:
+        return True
+
+    def child_call(self, model, time_limit, seed):
+        return refute_after, (self.seconds,)
+
+    def read_child(self, model, messages, finished) -> Result:
+        done = finished and messages and messages[-1][1] == "unsat"
+        return Result(Status.UNSAT if done else Status.UNKNOWN, detail="slow refuter")

@@ -233,6 +233,19 @@ def test_counting_decides_beside_a_backend_that_cannot():
     assert answer.verdict == Verdict.DOES_NOT_FIT and answer.backend == "counting"
 
 
+def test_the_backend_has_the_probe_to_itself(monkeypatch):
+    import exactgrid.fitting.decide
+
+    # counting refutes this in a fraction of a second, the backend after half a second; within
+    # the probe (ten minutes here, so on any machine) the backend's answer is the answer
+    monkeypatch.setattr(exactgrid.fitting.decide, "COUNTING_PROBE_SECONDS", 600.0)
+    question = load_instance(FIT / "3x3_top3.toml").question
+    answer = fit(question, racers.SlowRefuter(0.5), time_limit=None)
+    assert answer.verdict == Verdict.DOES_NOT_FIT and answer.backend == "slow-refuter"
+    monkeypatch.setattr(exactgrid.fitting.decide, "COUNTING_PROBE_SECONDS", 0.1)
+    assert fit(question, racers.Undecided(), time_limit=None).backend == "counting"  # after the probe
+
+
 def test_a_refutation_by_counting_is_explained_like_the_backends():
     question = build_question(requirements=["ILLINOIS:exact", "OHIO:exact", "UTAH:exact"], shape="3x3")
     by_counting = fit(question, racers.Undecided(), time_limit=None, explain=True)

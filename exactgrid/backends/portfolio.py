@@ -92,13 +92,15 @@ ExtraCall = tuple[ChildCall, Callable[[list[tuple]], bool]]
 
 
 def race(members: Sequence[Backend], model: BoolModel, time_limit: float | None, seed: int,
-         also: Sequence[ExtraCall] = (), name: str | None = None) -> tuple[Result, ChildRace]:
+         also: Sequence[ExtraCall] = (), name: str | None = None, probe: float = 0.0) -> tuple[Result, ChildRace]:
     """Race ``members`` on ``model`` (member ``i`` with seed ``seed + i``), each in its own child
     process, beside the ``also`` calls (the counting loop, say), all started at once.
 
     The first member to decide (a grid, or for an objective a proven optimum, or UNSAT)
-    answers; an ``also`` call ends the race when its test says its messages decide, and the
-    result is then UNKNOWN (the caller reads the call's messages from the returned race). At
+    answers; an ``also`` call ends the race when its test says its messages decide, but not
+    in the first ``probe`` seconds, which are the members' (so that a question they decide at
+    once is answered by them on any machine), and the result is then UNKNOWN (the caller
+    reads the call's messages from the returned race). At
     ``time_limit`` the best solution a member reported is kept (SAT), else UNKNOWN. Every child
     is killed on return. ``name``: the backend named in the result (with the winning member in
     brackets); without it, the single member's own name.
@@ -113,14 +115,25 @@ def race(members: Sequence[Backend], model: BoolModel, time_limit: float | None,
         status = members[index].read_child(model, messages, True).status
         return status in (Status.OPTIMAL, Status.UNSAT) or (status == Status.SAT and model.objective is None)
 
+    started = time.monotonic()
+    probed = started + probe
+
+    def also_decides(index: int) -> bool:
+        return children.finished[index] and also[index - len(members)][1](children.messages[index])
+
     def ends_race(index: int, messages: list[tuple]) -> bool:
         if index >= len(members):
-            return also[index - len(members)][1](messages)
+            return time.monotonic() >= probed and also_decides(index)
         return decides(index, messages) or all(children.finished[: len(members)])  # no member left
 
-    deadline = None if time_limit is None else time.monotonic() + time_limit + RACE_GRACE_SECONDS
+    deadline = None if time_limit is None else started + time_limit + RACE_GRACE_SECONDS
     with ChildRace([*calls, *(call for call, _ in also)], ends_race) as children:
-        winner = children.wait(deadline)
+        winner = children.wait(probed if deadline is None else min(probed, deadline)) if also and probe > 0 else None
+        if winner is None and also and probe > 0:  # the probe is over: an extra call that decided in it wins now
+            winner = children.winner = next((i for i in range(len(members), len(calls) + len(also))
+                                             if also_decides(i)), None)
+        if winner is None:
+            winner = children.wait(deadline)
     if winner is not None and winner < len(members) and decides(winner, children.messages[winner]):
         result = members[winner].read_child(model, children.messages[winner], True)
         return replace(result, backend=f"{name}({members[winner].name})" if name else members[winner].name), children

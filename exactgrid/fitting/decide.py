@@ -149,7 +149,8 @@ def _decide(run: _Run, seed: int, explain: bool, counting: bool, write: Mapping[
         if pending_count:
             pending_count = False
             result, counted = _race_with_counting(solver, enc.model, spec, run.left(), seed)
-            decided = _decided_by_counting(counted, run, rounds)
+            # the backend's own answer, when it has one, is the answer (whoever finished first)
+            decided = _decided_by_counting(counted, run, rounds) if result.status == Status.UNKNOWN else None
             if decided is not None and explain and decided.verdict == Verdict.DOES_NOT_FIT:
                 return _explained(decided, solver, run.left())  # whoever refuted it, the same answer
             if decided is not None:
@@ -231,9 +232,12 @@ def _certified(answer: FitAnswer, run: _Run, time_limit: float | None) -> FitAns
 
 
 COUNTING_PROBE_SECONDS = 1.0
-"""An in-process backend first tries this long (at most a tenth of the time limit) in-process,
-while the counting child starts beside it: most questions are decided in it, and the counting
-child (started at once, so that it runs from the start) is then killed unread."""
+"""The backend has this long (at most a tenth of the time limit) to itself: the counting child
+starts beside it at once, but its answer is read only afterwards, so that a question the
+backend decides within it is answered by the backend however the processes are scheduled
+(most are; the counting child is then killed unread). (An
+in-process backend spends it in-process, then moves to a child; a child-process backend races
+from the start, the counting loop's answer held back until then.)"""
 
 
 def _race_with_counting(backend: Backend, model: BoolModel, question: Question, time_limit: float | None,
@@ -242,7 +246,8 @@ def _race_with_counting(backend: Backend, model: BoolModel, question: Question, 
     own: the backend's answer decides, and so does the loop's when it refutes or finds a grid
     (the backend's result is then UNKNOWN). Both stop at ``time_limit``.
 
-    The portfolio's members and a child-process backend race in children of their own. An
+    The portfolio's members and a child-process backend race in children of their own (the
+    loop's answer held back for the first :data:`COUNTING_PROBE_SECONDS`). An
     in-process backend (CaDiCaL, ...) first gets :data:`COUNTING_PROBE_SECONDS` here, then
     moves to a child of its own for the rest (or, with no ``child_call``, stays here, and the
     loop is read when it returns undecided).
@@ -255,7 +260,8 @@ def _race_with_counting(backend: Backend, model: BoolModel, question: Question, 
     if isinstance(backend, Portfolio) or runs_in_child:
         members = backend.members() if isinstance(backend, Portfolio) else [backend]
         result, children = race(members, model, time_limit, seed, also=[(counting_call, _counting_decides)],
-                                name=backend.name if isinstance(backend, Portfolio) else None)
+                                name=backend.name if isinstance(backend, Portfolio) else None,
+                                probe=_probe_seconds(time_limit))
         counted = _counted(children.messages[-1], children.finished[-1])
         return check_result(model, replace(result, seconds=time.monotonic() - started)), counted
     return _probe_beside_counting(backend, model, counting_call, time_limit, seed)
@@ -269,8 +275,7 @@ def _probe_beside_counting(backend: Backend, model: BoolModel, counting_call: tu
     started = time.monotonic()
     deadline = None if time_limit is None else started + time_limit
     with ChildRace([counting_call], lambda i, messages: i > 0 or _counting_decides(messages)) as children:
-        probe = COUNTING_PROBE_SECONDS if time_limit is None else min(COUNTING_PROBE_SECONDS, time_limit / 10)
-        result = backend.solve(model, time_limit=probe, seed=seed)
+        result = backend.solve(model, time_limit=_probe_seconds(time_limit), seed=seed)
         if result.status != Status.UNKNOWN:  # decided in the probe
             return result, None
         left = None if deadline is None else max(0.0, deadline - time.monotonic())
@@ -289,6 +294,12 @@ def _probe_beside_counting(backend: Backend, model: BoolModel, counting_call: tu
     result = backend.read_child(model, children.messages[index], children.finished[index])
     result = replace(result, backend=result.backend or backend.name, seconds=time.monotonic() - started)
     return check_result(model, result), counted
+
+
+def _probe_seconds(time_limit: float | None) -> float:
+    """How long the backend has to itself: :data:`COUNTING_PROBE_SECONDS`, at most a tenth of
+    the time limit."""
+    return COUNTING_PROBE_SECONDS if time_limit is None else min(COUNTING_PROBE_SECONDS, time_limit / 10)
 
 
 def _counting_decides(messages: list[tuple]) -> bool:
