@@ -99,8 +99,8 @@ def race(members: Sequence[Backend], model: BoolModel, time_limit: float | None,
     The first member to decide (a grid, or for an objective a proven optimum, or UNSAT)
     answers; an ``also`` call ends the race when its test says its messages decide, but not
     in the first ``probe`` seconds, which are the members' (so that a question they decide at
-    once is answered by them on any machine), and the result is then UNKNOWN (the caller
-    reads the call's messages from the returned race). At
+    once is answered by them however the processes are scheduled), and the result is then
+    UNKNOWN (the caller reads the call's messages from the returned race). At
     ``time_limit`` the best solution a member reported is kept (SAT), else UNKNOWN. Every child
     is killed on return. ``name``: the backend named in the result (with the winning member in
     brackets); without it, the single member's own name.

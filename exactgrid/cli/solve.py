@@ -66,9 +66,8 @@ def solve_command(ctx: click.Context, requirements: tuple[str, ...], forbid: tup
                   min_score: int | None, min_count: int | None, checklist_path: str | None, award: tuple[str, ...],
                   water_borders: bool, shape: str, moves: str, budget: int, words: str | None, time_limit: float,
                   workers: int | None, seed: int, max_proposals: int | None, start: str | None, graded: bool,
-                  out: str | None,
-                  certify_window: int | None, certify_time_limit: float | None, progress: bool | None,
-                  show: str | None, as_json: bool) -> None:
+                  out: str | None, certify_window: int | None, certify_time_limit: float | None,
+                  progress: bool | None, show: str | None, as_json: bool) -> None:
     """The highest-scoring grid found in --time-limit: every word of the list scores its weight
     (population); REQUIREMENTs, --forbid, --cells, --min-score/--min-count and the awards asked
     for (--award, --checklist) are hard constraints. Prints the best grid like 'score', with the

@@ -235,9 +235,9 @@ COUNTING_PROBE_SECONDS = 1.0
 """The backend has this long (at most a tenth of the time limit) to itself: the counting child
 starts beside it at once, but its answer is read only afterwards, so that a question the
 backend decides within it is answered by the backend however the processes are scheduled
-(most are; the counting child is then killed unread). (An
-in-process backend spends it in-process, then moves to a child; a child-process backend races
-from the start, the counting loop's answer held back until then.)"""
+(most are; the counting child is then killed unread). An in-process backend spends it
+in-process, then moves to a child; a child-process backend races from the start, the counting
+loop's answer held back until then."""
 
 
 def _race_with_counting(backend: Backend, model: BoolModel, question: Question, time_limit: float | None,

@@ -25,11 +25,12 @@ from . import kernel
 from .problem import ChainStates, SearchProblem, grid_codes, grid_text
 
 SLICE_SECONDS = 0.1
+"""A worker returns to Python about this often (to share its best, and to see a stop)."""
+
 BUDGET_SLICE_STEPS = 2_000
 """Proposals per chain in a slice of a search with ``max_proposals`` (a fixed size: the chains
 share one random stream, so slices sized by the clock would hand its draws out differently
 on a faster machine)."""
-"""A worker returns to Python about this often (to share its best, and to see a stop)."""
 
 CHAINS_PER_WORKER = 16
 
