@@ -81,6 +81,7 @@ def test_budgets_above_one_are_not_modelled():
         counting_model(question.but(budget=2))
 
 
+@pytest.mark.usefixtures("two_cores")  # --workers 2 asked for below, on any machine (a taskset of one core too)
 def test_the_bound_command():
     import json
 

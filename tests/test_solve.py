@@ -201,5 +201,6 @@ def test_a_proposal_budget_finds_the_same_grids_however_slow_the_machine(monkeyp
     slow = run()
     assert fast.stopped_by == slow.stopped_by == "proposals"
     assert fast.stats.proposals == slow.stats.proposals >= 100_003
-    assert [(i.score, i.grid) for i in fast.improvements] == [(i.score, i.grid) for i in slow.improvements]
+    # the grids found are the same; how many of the improvements on the way the watching thread
+    # saw (it reads the worker between slices, every 50 ms) is a matter of timing
     assert fast.grid == slow.grid and fast.score == slow.score == _brute_force(question)

@@ -44,8 +44,9 @@ from .progress import Progress, progress_option, time_left
               help="Search threads (default: one per core; more than the cores here are lowered to them).")
 @click.option("--seed", type=click.IntRange(0, 2**31 - 1), default=0, show_default=True)
 @click.option("--max-proposals", type=click.IntRange(min=1), default=None, metavar="N",
-              help="Also stop after N proposals, shared between the workers: with one worker, the same "
-                   "--seed then finds the same grids on any machine, however fast (unless --time-limit comes first).")
+              help="Also stop after N proposals, shared between the workers: with one worker, the same --seed "
+                   "then ends with the same best grid on any machine, however fast (unless --time-limit comes "
+                   "first).")
 @click.option("--start", "start", metavar="GRID", default=None, help="Improve this grid (letters or a file).")
 @click.option("--graded", is_flag=True,
               help="Grade missing required words: one counts as many violations as the letters it needs altered "

@@ -219,8 +219,9 @@ def solve(question: Question | None = None, *, checklist: Checklist | str | Path
     with a :class:`~exactgrid.inputs.WorkersClamped` warning) anneal from random grids, or from ``start``.
     Ctrl-C or SIGTERM ends the search with the best grid so far (``stopped_by``), and so does
     ``max_proposals`` (shared between the workers; each worker's search is then cut into slices
-    of a fixed size, so that with one worker the same ``seed`` finds the same grids on any
-    machine, however fast: a stop for tests, benchmarks and reproducible runs).
+    of a fixed size, so that with one worker the same ``seed`` ends with the same best grid on
+    any machine, however fast: a stop for tests, benchmarks and reproducible runs; how many
+    improvements on the way are reported is a matter of timing).
 
     ``certify_window`` K: then improve the grid by exact moves (SAT, :mod:`.certify`) until
     no change of at most K cells helps, proven (``certificate``), within ``certify_time_limit``
