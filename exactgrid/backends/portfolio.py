@@ -128,10 +128,12 @@ def race(members: Sequence[Backend], model: BoolModel, time_limit: float | None,
 
     deadline = None if time_limit is None else started + time_limit + RACE_GRACE_SECONDS
     with ChildRace([*calls, *(call for call, _ in also)], ends_race) as children:
-        winner = children.wait(probed if deadline is None else min(probed, deadline)) if also and probe > 0 else None
-        if winner is None and also and probe > 0:  # the probe is over: an extra call that decided in it wins now
-            winner = children.winner = next((i for i in range(len(members), len(calls) + len(also))
-                                             if also_decides(i)), None)
+        winner = None
+        if also and probe > 0:  # the members' probe; after it, an extra call that decided in it wins at once
+            winner = children.wait(probed if deadline is None else min(probed, deadline))
+            if winner is None:
+                winner = children.winner = next(
+                    (i for i in range(len(members), len(members) + len(also)) if also_decides(i)), None)
         if winner is None:
             winner = children.wait(deadline)
     if winner is not None and winner < len(members) and decides(winner, children.messages[winner]):

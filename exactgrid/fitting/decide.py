@@ -151,9 +151,9 @@ def _decide(run: _Run, seed: int, explain: bool, counting: bool, write: Mapping[
             result, counted = _race_with_counting(solver, enc.model, spec, run.left(), seed)
             # the backend's own answer, when it has one, is the answer (whoever finished first)
             decided = _decided_by_counting(counted, run, rounds) if result.status == Status.UNKNOWN else None
-            if decided is not None and explain and decided.verdict == Verdict.DOES_NOT_FIT:
-                return _explained(decided, solver, run.left())  # whoever refuted it, the same answer
             if decided is not None:
+                if explain and decided.verdict == Verdict.DOES_NOT_FIT:  # whoever refuted it, the same answer
+                    decided = _explained(decided, solver, run.left())
                 return decided
         else:
             result = solver.solve(enc.model, time_limit=run.left(), seed=seed)
