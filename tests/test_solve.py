@@ -199,7 +199,7 @@ def test_a_proposal_budget_finds_the_same_grids_however_slow_the_machine(monkeyp
 
     monkeypatch.setattr(kernel, "anneal_graded", slowed)
     slow = run()
-    assert fast.stopped_by == slow.stopped_by == "proposals"
+    assert fast.stopped_by == slow.stopped_by == "proposal budget"
     assert fast.stats.proposals == slow.stats.proposals >= 100_003
     # the grids found are the same; how many of the improvements on the way the watching thread
     # saw (it reads the worker between slices, every 50 ms) is a matter of timing

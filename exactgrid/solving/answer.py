@@ -24,7 +24,7 @@ from ..wording import plural
 from .certify import WindowCertificate, certify
 from .kernel import require_numba
 from .problem import SearchProblem, SolveError, counts_every_word
-from .search import Improvement, Schedule, SearchStats, search
+from .search import PROPOSAL_BUDGET, Improvement, Schedule, SearchStats, search
 
 COMPILE_NOTICE = ("compiling the search kernel for this machine (once after an install: seconds to a minute, "
                   "counted in --time-limit; a run that ends first leaves it uncompiled)")
@@ -310,7 +310,7 @@ def _search(question: Question, started: float, time_limit: float | None, worker
 def _certify_window(answer: SolveAnswer, window: int | None, limit: float | None, news: _News) -> None:
     """Improve ``answer``'s grid by exact moves of up to ``window`` cells (None: not asked), in
     place, when the search ended by its own stop; on Ctrl-C the grid found stands, uncertified."""
-    if window is None or answer.check is None or answer.stopped_by not in ("time limit", "proposals"):
+    if window is None or answer.check is None or answer.stopped_by not in ("time limit", PROPOSAL_BUDGET):
         return
     limit = None if limit is None else check_seconds(limit)
     try:

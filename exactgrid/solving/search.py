@@ -119,6 +119,9 @@ class SearchResult:
 COMPILING_DETAIL = ("stopped before the search began: the search kernel was still being compiled for this machine "
                     "(once after an install; a run that ends first leaves it uncompiled: run once with a time limit "
                     "of 30 s or more, or call exactgrid.solving.warm_up(), and later runs load it from numba's cache)")
+PROPOSAL_BUDGET = "proposal budget"
+"""``stopped_by`` when every worker has spent its share of ``max_proposals``."""
+
 NOT_BEGUN_DETAIL = "stopped before the search began: the time limit came first"
 COMPILE_NOTICE_SECONDS = 1.0
 """Getting the kernel ready longer than this means numba is compiling it (a cache load takes a
@@ -341,7 +344,7 @@ class _Stops:
         if self.time_limit is not None and stats.elapsed >= self.time_limit:
             return "time limit"
         if self.max_proposals is not None and stats.proposals >= self.max_proposals:
-            return "proposals"
+            return PROPOSAL_BUDGET
         if self.should_stop is not None and self.should_stop():
             return "asked to stop"
         return None
@@ -419,7 +422,7 @@ class _Search:
             if any(w.error for w in self.pool):
                 return
             if all(w.finished for w in self.pool):  # every worker spent its share of max_proposals
-                self.result.stopped_by = "proposals"
+                self.result.stopped_by = PROPOSAL_BUDGET
                 return
             reason = stops.reason(self.result.stats)
             if reason is not None:
