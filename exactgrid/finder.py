@@ -277,6 +277,23 @@ def find(grid: Grid, word: str, budget: int = 1, path_rule: PathRule = "walk") -
     return _simple_witness(grid, word, budget)
 
 
+def fewest_alterations(grid: Grid, word: str, path_rule: PathRule = "walk", most: int | None = None) -> int | None:
+    """The fewest letters of ``word`` a path of ``path_rule`` on ``grid`` must alter to spell it
+    (0: spelled exactly), or None when that is more than ``most`` (default: the word's length,
+    so a walk always answers; on the simple rule each budget tried is a depth-first search, so
+    callers keep ``most`` small there), or when no path of the word's length exists.
+
+    >>> from exactgrid.grid import parse_grid
+    >>> fewest_alterations(parse_grid("thoainesl"), "UTAH"), fewest_alterations(parse_grid("thoainesl"), "OHIO")
+    (1, 0)
+    """
+    most = len(word) if most is None else _check(most, path_rule, word)
+    if path_rule == "walk":
+        witness = find(grid, word, most, path_rule)
+        return None if witness is None else witness.substitutions
+    return next((k for k in range(most + 1) if is_found(grid, word, k, path_rule)), None)
+
+
 def found_words(
     grid: Grid, words: Iterable[str], budget: int = 1, path_rule: PathRule = "walk"
 ) -> list[str]:

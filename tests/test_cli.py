@@ -1,3 +1,4 @@
+import functools
 import json
 
 import pytest
@@ -79,9 +80,39 @@ def test_check_seed_5x5_fails_with_evidence():
     assert result.exit_code == 1
     out = result.stdout
     assert "PASS  QUALIFY" in out and "FAIL  C2C" in out and "FAIL  20S" in out
-    assert "missing MARYLAND, MASSACHUSETTS, MICHIGAN, MINNESOTA, MISSISSIPPI, MISSOURI, MONTANA" in out
+    m8 = ["MARYLAND", "MASSACHUSETTS", "MICHIGAN", "MINNESOTA", "MISSISSIPPI", "MISSOURI", "MONTANA"]
+    off = [walk_letters_off(SEED_5X5, state) for state in m8]
+    assert off == [3, 5, 3, 3, 4, 2, 2]
+    assert "missing " + ", ".join(f"{s} ({k} letters off)" for s, k in zip(m8, off)) in out
     assert "reach only ALABAMA, FLORIDA, MAINE, NEWYORK, VIRGINIA" in out
     assert "1 of 8 passed" in out
+
+
+def walk_letters_off(letters: str, word: str) -> int:
+    """Fewest letters of ``word`` any king's walk on the 5x5 grid ``letters`` differs in
+    (memoised recursion over (position, cell); the finder's own search works on bit sets)."""
+
+    def neighbours(cell: int) -> list[int]:
+        r, c = divmod(cell, 5)
+        return [i * 5 + j for i in range(r - 1, r + 2) for j in range(c - 1, c + 2)
+                if 0 <= i < 5 and 0 <= j < 5 and (i, j) != (r, c)]
+
+    @functools.cache
+    def rest(i: int, cell: int) -> int:
+        after = min(rest(i + 1, d) for d in neighbours(cell)) if i + 1 < len(word) else 0
+        return (letters[cell] != word[i]) + after
+
+    return min(rest(0, cell) for cell in range(25))
+
+
+def test_check_on_simple_paths_measures_missing_states_only_so_far():
+    result = run("check", "thoainesl", "--path", "simple", "--only", "M8", "--json")
+    details = json.loads(result.stdout)["items"][0]["details"]
+    assert details["letters_off_within"] == 3  # the budget + 2
+    assert details["letters_off"]["MASSACHUSETTS"] is None  # 13 letters, 9 cells: no simple path
+    assert details["letters_off"]["MAINE"] == 2  # M-A-I-N-E: AIN is a path, then two letters wrong
+    text = run("check", "thoainesl", "--path", "simple", "--only", "M8").stdout
+    assert "MASSACHUSETTS (more than 3 letters off)" in text and "MAINE (2 letters off)" in text
 
 
 def test_check_json():
@@ -94,6 +125,9 @@ def test_check_json():
     items = {i["key"]: i for i in data["items"]}
     assert items["QUALIFY"]["passed"] is True and items["C2C"]["details"]["chain"] is None
     assert set(items["C2C"]) == {"key", "title", "kind", "passed", "evidence", "details"}
+    assert items["PA"]["details"]["letters_off"] == {"PENNSYLVANIA": walk_letters_off(SEED_5X5, "PENNSYLVANIA")}
+    assert items["PA"]["details"]["letters_off_within"] is None  # walks: measured however far
+    assert "letters_off" not in items["NOCAL"]["details"]
 
 
 def test_check_passes_with_custom_checklist(tmp_path):

@@ -3,7 +3,7 @@ import random
 import pytest
 
 from exactgrid.data.us import us_states
-from exactgrid.finder import find, is_found, score
+from exactgrid.finder import fewest_alterations, find, is_found, score
 from exactgrid.geometry import Board
 from exactgrid.grid import Grid, parse_grid
 from exactgrid.words import WordList
@@ -112,6 +112,23 @@ def test_finder_agrees_with_brute_force(path_rule, budget):
             assert all(adjacent(rows, cols, moves, a, b) for a, b in steps)
             if path_rule == "simple":
                 assert len(set(match.path)) == len(match.path)
+
+
+@pytest.mark.parametrize("path_rule", ["walk", "simple"])
+def test_fewest_alterations_agree_with_brute_force(path_rule):
+    rng = random.Random(7 + (path_rule == "simple"))
+    for _ in range(80):
+        rows, cols = rng.choice([(1, 3), (2, 2), (2, 3), (3, 3)])
+        moves = rng.choice(["king", "rook"])
+        letters = "".join(rng.choice("ABC") for _ in range(rows * cols))
+        word = "".join(rng.choice("ABCD") for _ in range(rng.randint(1, 5)))
+        grid = Grid(Board(rows, cols, moves), letters)
+        best = best_spelling(letters, rows, cols, moves, word, len(word), path_rule)
+        fewest = None if best is None else best[0]  # None: no path of the word's length
+        assert fewest_alterations(grid, word, path_rule) == fewest, (letters, rows, cols, moves, word)
+        most = rng.randint(0, 3)
+        expected = fewest if fewest is not None and fewest <= most else None
+        assert fewest_alterations(grid, word, path_rule, most) == expected, (letters, word, most)
 
 
 # -- custom boards: hand-checked answers, then brute force -----------------------------------

@@ -153,6 +153,24 @@ class ChecklistResult:
     def __getitem__(self, key: str) -> ItemResult:
         return next(r for r in self.items if r.key == key)
 
+    @property
+    def missing(self) -> tuple[str, ...]:
+        """The states required items miss, each once, in the items' order."""
+        missing = (s for r in self.items if r.kind == "required" for s in r.details["missing"])
+        return tuple(dict.fromkeys(missing))
+
+    def with_letters_off(self, letters_off: Mapping[str, int | None], within: int | None = None) -> ChecklistResult:
+        """This verdict with ``letters_off`` added to the details of every required item that
+        misses states: for each missing state, how many letters the nearest path of its length
+        on the grid differs from it in (None: more than ``within``, the most looked for,
+        also kept as ``letters_off_within``; ``within`` None: every distance was measured)."""
+        def annotated(r: ItemResult) -> ItemResult:
+            off = {s: letters_off.get(s) for s in r.details["missing"]}
+            return replace(r, details={**r.details, "letters_off": off, "letters_off_within": within})
+
+        items = tuple(annotated(r) if r.kind == "required" and r.details["missing"] else r for r in self.items)
+        return replace(self, items=items)
+
 
 # --------------------------------------------------------------------------- evaluation
 

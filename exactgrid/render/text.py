@@ -131,7 +131,17 @@ def _min_score_evidence(result: ItemResult) -> str:
 
 def _required_evidence(result: ItemResult) -> str:
     missing = result.details["missing"]
-    return f"missing {_state_names(missing)}" if missing else f"all found: {_state_names(result.details['present'])}"
+    if not missing:
+        return f"all found: {_state_names(result.details['present'])}"
+    off = result.details.get("letters_off")
+    if off is None:
+        return f"missing {_state_names(missing)}"
+    within = result.details.get("letters_off_within")
+    return "missing " + ", ".join(f"{state} ({_letters_off(off[state], within)})" for state in missing)
+
+
+def _letters_off(count: int | None, within: int | None) -> str:
+    return f"more than {plural(within or 0, 'letter')} off" if count is None else f"{plural(count, 'letter')} off"
 
 
 def _forbidden_evidence(result: ItemResult) -> str:
