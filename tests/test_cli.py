@@ -113,6 +113,7 @@ def test_check_on_simple_paths_measures_missing_states_only_so_far():
     assert details["letters_off"]["MAINE"] == 2  # M-A-I-N-E: AIN is a path, then two letters wrong
     text = run("check", "thoainesl", "--path", "simple", "--only", "M8").stdout
     assert "MASSACHUSETTS (more than 3 letters off)" in text and "MAINE (2 letters off)" in text
+    assert "PENNSYLVANIA (no path that long)" in run("check", "A", "--shape", "1x1", "--only", "PA").stdout
 
 
 def test_check_json():

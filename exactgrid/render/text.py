@@ -141,7 +141,9 @@ def _required_evidence(result: ItemResult) -> str:
 
 
 def _letters_off(count: int | None, within: int | None) -> str:
-    return f"more than {plural(within or 0, 'letter')} off" if count is None else f"{plural(count, 'letter')} off"
+    if count is not None:
+        return f"{plural(count, 'letter')} off"
+    return "no path that long" if within is None else f"more than {plural(within, 'letter')} off"
 
 
 def _forbidden_evidence(result: ItemResult) -> str:
