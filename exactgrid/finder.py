@@ -288,9 +288,11 @@ def fewest_alterations(grid: Grid, word: str, path_rule: PathRule = "walk", most
     (1, 0)
     """
     most = len(word) if most is None else _check(most, path_rule, word)
-    if path_rule == "walk":
-        witness = find(grid, word, most, path_rule)
-        return None if witness is None else witness.substitutions
+    if not word:
+        return 0
+    if path_rule == "walk":  # the witness's layers alone: the fewest j whose layer is not empty
+        starts = suffix_layers(grid, word, most)[0]
+        return next((j for j in range(most + 1) if starts[j]), None)
     return next((k for k in range(most + 1) if is_found(grid, word, k, path_rule)), None)
 
 
