@@ -128,9 +128,12 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=300.0)
     parser.add_argument("--backend", default="kissat")
     parser.add_argument("--triples", action="store_true", help="also the stretches of three letters")
+    parser.add_argument("--unit", action="store_true", help="weigh every word 1: the threshold counts words")
     args = parser.parse_args()
     question = build_question(optional=["all"], shape=args.shape, allow_empty=True)
     weights = question.scoring_weights()
+    if args.unit:
+        weights = dict.fromkeys(weights, 1)
     built = BoardPairs(question.board, weights, args.triples)
     words = list(weights)
     built.model.add_linear([built.found[w] for w in words], [weights[w] for w in words], ">=", args.threshold)

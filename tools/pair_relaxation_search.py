@@ -3,6 +3,7 @@ no argument about letter counts and adjacent pairs (the counting relaxation, nei
 pair/count cores) can prove a bound below it.
 
     python tools/pair_relaxation_search.py --seconds 300 --seed 2
+    python tools/pair_relaxation_search.py --seconds 300 --window 3 --unit
 
 The *pair score* of a grid counts a word when some spelling of it (exact, or one position
 altered) has every unaltered letter on the board and every consecutive unaltered pair on two
@@ -10,6 +11,14 @@ adjacent cells: what the counting relaxation asks of a word, on a real grid. A r
 score is at most its pair score (a walk spelling the word realises those pairs), so the best
 pair score lies between the best grid and any bound by pairs. Simulated annealing over grids
 (change a cell, or swap two), printing the best grid, its pair score and the words it lacks.
+
+``--window K`` asks more of a word: the *K-window score* counts it when some spelling (exact,
+or one position altered) has every run of K consecutive letters on either side of the altered
+position spelled by a walk on the board (a side shorter than K: the whole side). K = 2 is the
+pair score; K = 3 asks what letter triples ask; a K as long as the longest word is the
+finder's own score without the altered letter's link. ``--unit`` weighs every word 1, so the
+score counts words: the best K-window count is a floor under any bound on the number of words
+built from K-letter stretches.
 """
 
 from __future__ import annotations
@@ -19,6 +28,7 @@ import math
 import random
 import time
 
+from exactgrid.api import score as score_grid
 from exactgrid.question import build_question
 
 ALPHABET = "ACDEGHIKLMNOPRSTUVWYBFJXZ"
@@ -49,24 +59,73 @@ def pair_score(grid: list[str], edges: list[tuple[int, int]],
     return sum(weights[w] for w in found), found
 
 
+def window_needs(word: str, k: int) -> list[frozenset[str]]:
+    """For each spelling of ``word`` (exact, or one position altered), the strings of at most
+    ``k`` letters a walk must spell for it under the K-window score; spellings that ask a
+    superset of another's are dropped."""
+    forms = set()
+    for altered in [None, *range(len(word))]:
+        sides = [word] if altered is None else [word[:altered], word[altered + 1:]]
+        need: set[str] = set()
+        for side in filter(None, sides):
+            if len(side) <= k:
+                need.add(side)
+            else:
+                need.update(side[i:i + k] for i in range(len(side) - k + 1))
+        forms.add(frozenset(need))
+    return [form for form in forms if not any(other < form for other in forms)]
+
+
+def board_walks(neighbours: list[tuple[int, ...]] | tuple[tuple[int, ...], ...], k: int) -> list[tuple[int, ...]]:
+    """Every walk of 1 to ``k`` cells on a board with these neighbour lists."""
+    level = [(c,) for c in range(len(neighbours))]
+    walks = list(level)
+    for _ in range(k - 1):
+        level = [walk + (d,) for walk in level for d in neighbours[walk[-1]]]
+        walks.extend(level)
+    return walks
+
+
+def window_score(grid: list[str], walks: list[tuple[int, ...]], needs: dict[str, list[frozenset[str]]],
+                 weights: dict[str, int]) -> tuple[int, list[str]]:
+    """The grid's K-window score (``needs`` from :func:`window_needs`, ``walks`` from
+    :func:`board_walks`, the same K) and the words it counts."""
+    spelled = {"".join(grid[c] for c in walk) for walk in walks}
+    found = [w for w, forms in needs.items() if any(form <= spelled for form in forms)]
+    return sum(weights[w] for w in found), found
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shape", default="5x5")
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--start", default=None, help="a grid to start from (letters row by row)")
+    parser.add_argument("--window", type=int, default=2, help="K: runs of K letters (2: the pair score)")
+    parser.add_argument("--unit", action="store_true", help="weigh every word 1: the score counts words")
     args = parser.parse_args()
     question = build_question(optional=["all"], shape=args.shape, allow_empty=True)
     weights = question.scoring_weights()
-    needs = {w: spellings(w) for w in weights}
-    edges = list(question.board.edges)
+    if args.unit:
+        weights = dict.fromkeys(weights, 1)
+    if args.window == 2:
+        pair_needs, edges = {w: spellings(w) for w in weights}, list(question.board.edges)
+
+        def relaxed(grid: list[str]) -> tuple[int, list[str]]:
+            return pair_score(grid, edges, pair_needs, weights)
+    else:
+        needs = {w: window_needs(w, args.window) for w in weights}
+        walks = board_walks(question.board.neighbours, args.window)
+
+        def relaxed(grid: list[str]) -> tuple[int, list[str]]:
+            return window_score(grid, walks, needs, weights)
     size = question.board.size
     rng = random.Random(args.seed)
     grid = list(args.start) if args.start else [rng.choice(ALPHABET) for _ in range(size)]
-    current, _ = pair_score(grid, edges, needs, weights)
+    current, _ = relaxed(grid)
     best, best_grid = current, grid[:]
     started, cpu, steps = time.monotonic(), time.process_time(), 0
-    hot, cold = 3e6, 5e4
+    hot, cold = (3.0, 0.05) if args.unit else (3e6, 5e4)
     while (elapsed := time.monotonic() - started) < args.seconds:
         steps += 1
         temperature = hot * (cold / hot) ** (elapsed / args.seconds)
@@ -76,14 +135,17 @@ def main() -> int:
         else:
             i, j = rng.randrange(size), rng.randrange(size)
             trial[i], trial[j] = trial[j], trial[i]
-        score, _ = pair_score(trial, edges, needs, weights)
+        score, _ = relaxed(trial)
         if score >= current or rng.random() < math.exp((score - current) / temperature):
             grid, current = trial, score
             if score > best:
                 best, best_grid = score, trial[:]
-    score, found = pair_score(best_grid, edges, needs, weights)
+    score, found = relaxed(best_grid)
     print(f"# {steps:,} steps, {time.monotonic() - started:.0f} s wall, {time.process_time() - cpu:.0f} s CPU")
-    print(f"best pair score {score:,}: {''.join(best_grid)}")
+    grid_text = "".join(best_grid)
+    kind = "pair score" if args.window == 2 else f"{args.window}-window score"
+    print(f"best {kind} {score:,} ({len(found)} words): {grid_text}; the finder scores it "
+          f"{score_grid(grid_text).total:,} ({len(score_grid(grid_text).found)} words)")
     print("lacks:", ", ".join(sorted(set(weights) - set(found))))
     return 0
 
