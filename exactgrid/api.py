@@ -18,10 +18,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .answer import DEFAULT_TIME_LIMIT, Answer, OnProgress, Outcome
-from .awards import Checklist, ChecklistResult, default_checklist, evaluate, load_checklist
+from .awards import Checklist, ChecklistResult, default_checklist, load_checklist
 from .data import word_list
 from .data.us import us_states
-from .finder import Score, fewest_alterations
+from .finder import Score
 from .finder import score as score_grid
 from .geometry import MoveRule, PathRule
 from .grid import Grid, parse_grid
@@ -30,6 +30,7 @@ from .notebook import answer_html, coloured, table
 from .question import Question
 from .render.text import checklist_dict, checklist_table, item_evidence, score_dict, score_text
 from .stopping import interruption_behind
+from .verify import checklist_verdict
 from .words import WordList
 
 if TYPE_CHECKING:
@@ -137,21 +138,7 @@ def check(grid: Grid | str, checklist: Checklist | str | Path | None = None, wat
     if strangers:  # checklists judge US states (awards, border chains)
         raise InputError(f"a checklist judges US states, and {', '.join(strangers)} is not one; "
                          "score a grid on another word list with 'exactgrid score --words'")
-    verdict = evaluate(checklist, result.words, result.total, water_borders)
-    within = _looked_for(path_rule, budget)
-    verdict = verdict.with_letters_off(
-        {state: fewest_alterations(result.grid, state, path_rule, within) for state in verdict.missing}, within)
-    return CheckAnswer(result, verdict, time.monotonic() - started)
-
-
-SIMPLE_LETTERS_OFF = 2
-"""On the simple rule, how far past the budget ``check`` looks for a missing state's nearest
-path (each letter more is another depth-first search); walks are always measured exactly."""
-
-
-def _looked_for(path_rule: PathRule, budget: int) -> int | None:
-    """The most letters off :func:`check` measures for a missing state (None: any number)."""
-    return None if path_rule == "walk" else budget + SIMPLE_LETTERS_OFF
+    return CheckAnswer(result, checklist_verdict(checklist, result, water_borders), time.monotonic() - started)
 
 
 def fit(question: Question, backend: str | Backend | None = None, time_limit: float | None = DEFAULT_TIME_LIMIT,

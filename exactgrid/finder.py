@@ -296,6 +296,18 @@ def fewest_alterations(grid: Grid, word: str, path_rule: PathRule = "walk", most
     return next((k for k in range(most + 1) if is_found(grid, word, k, path_rule)), None)
 
 
+SIMPLE_LETTERS_OFF = 2
+"""On the simple rule, how far past the budget a missing word's nearest path is looked for
+(each letter more is another depth-first search); walks are always measured exactly."""
+
+
+def letters_off_limit(path_rule: PathRule, budget: int) -> int | None:
+    """The ``most`` to pass :func:`fewest_alterations` when reporting how far a missing word is
+    from spelled (None, any number, on walks; the budget + :data:`SIMPLE_LETTERS_OFF` on the
+    simple rule)."""
+    return None if path_rule == "walk" else budget + SIMPLE_LETTERS_OFF
+
+
 def found_words(
     grid: Grid, words: Iterable[str], budget: int = 1, path_rule: PathRule = "walk"
 ) -> list[str]:

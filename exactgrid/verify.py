@@ -9,10 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from .finder import Match, Score, find, find_pattern, score
+from .awards import Checklist, ChecklistResult, evaluate
+from .finder import Match, Score, fewest_alterations, find, find_pattern, letters_off_limit, score
 from .grid import Grid
 from .question import Question, Requirement
-from .wording import plural
+from .wording import letters_off, plural
 
 
 def requirement_holds(grid: Grid, req: Requirement, budget: int, path_rule: str) -> Match | None:
@@ -46,14 +47,16 @@ class GridCheck:
         return score(self.grid, q.words, q.budget, q.path_rule)
 
 
-def check_grid(spec: Question, grid: Grid) -> GridCheck:
-    """Check a grid against a question with the finder alone."""
+def check_grid(spec: Question, grid: Grid, measure: bool = False) -> GridCheck:
+    """Check a grid against a question with the finder alone. ``measure``: each required word
+    not spelled also says how many letters its nearest path is off (``MAINE is not spelled (2
+    letters off)``; a pinned spelling is not measured)."""
     problems: list[str] = []
     witnesses: list[Match] = []
     for req in spec.required:
         match = requirement_holds(grid, req, spec.budget, spec.path_rule)
         if match is None:
-            problems.append(f"{req.describe()} is not spelled")
+            problems.append(f"{req.describe()} is not spelled{_how_far(grid, req, spec) if measure else ''}")
         else:
             witnesses.append(match)
     for word in spec.forbidden:
@@ -78,3 +81,20 @@ def check_grid(spec: Question, grid: Grid) -> GridCheck:
             if chain.path(present) is None:
                 problems.append(f"no {chain.label} chain of words found")
     return GridCheck(spec, grid, tuple(witnesses), tuple(problems))
+
+
+def _how_far(grid: Grid, req: Requirement, spec: Question) -> str:
+    """`` (N letters off)`` for a plain required word, else nothing."""
+    if req.pattern() is not None:
+        return ""
+    within = letters_off_limit(spec.path_rule, spec.budget)
+    return f" ({letters_off(fewest_alterations(grid, req.word, spec.path_rule, within), within)})"
+
+
+def checklist_verdict(checklist: Checklist, result: Score, water_borders: bool | None = None) -> ChecklistResult:
+    """The checklist's verdict on a scored grid, each missing state of a required item with the
+    fewest letters a path must alter to spell it (``details.letters_off``), as ``check`` shows it."""
+    verdict = evaluate(checklist, result.words, result.total, water_borders)
+    within = letters_off_limit(result.path_rule, result.budget)
+    return verdict.with_letters_off(
+        {state: fewest_alterations(result.grid, state, result.path_rule, within) for state in verdict.missing}, within)

@@ -85,6 +85,29 @@ def test_an_impossible_question_is_unknown_with_the_closest_grid() -> None:
     assert answer.verdict == eg.Verdict.UNKNOWN
     assert answer.grid is None and answer.score == 0
     assert answer.closest is not None and len(answer.closest) == 4
+    near = answer.closest_check
+    assert near is not None and near.grid.letters == answer.closest and not near.ok
+    # every word the finder misses on the closest grid is named, with its distance by brute force
+    # over every walk of its length on 2x2 (all four cells touch: a step is to any other cell)
+    missing = [w for w in question.required_words if eg.find(near.grid, w, 0) is None]
+    walks = {n: [p for p in itertools.product(range(4), repeat=n) if all(a != b for a, b in itertools.pairwise(p))]
+             for n in (4, 5)}
+    expected = []
+    for word in missing:
+        off = min(sum(answer.closest[c] != ch for c, ch in zip(path, word, strict=True)) for path in walks[len(word)])
+        expected.append(f"{word} is not spelled ({off} letter{'s' if off != 1 else ''} off)")
+    assert list(near.problems) == expected and expected
+
+
+def test_the_closest_grid_is_judged_by_the_checklist_and_by_the_rest_of_the_question() -> None:
+    question = Question(eg.Board(2, 2), min_score=10**12)  # more than every state together
+    answer = eg.solve(question, awards=["M8"], time_limit=None, max_proposals=20_000, workers=1)
+    assert answer.verdict == eg.Verdict.UNKNOWN and answer.closest_check is not None
+    total = eg.score(answer.closest, shape="2x2").total
+    assert answer.closest_check.score.total == total
+    assert answer.closest_check.problems == (f"scores {total:,} < {10**12:,}",)  # M8 is the checklist's
+    assert answer.closest_checklist is not None and answer.closest_checklist.failed == ("M8",)
+    assert "closest_checklist" in answer.to_dict() and answer.to_dict()["closest_total"] == total
 
 
 @pytest.mark.usefixtures("two_cores")  # the workers asked for, on any machine

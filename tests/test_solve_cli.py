@@ -86,6 +86,18 @@ def test_no_grid_meeting_the_constraints_is_unknown() -> None:
     assert result.exit_code == 3, result.output
     data = json.loads(result.stdout)
     assert data["verdict"] == "unknown" and len(data["closest"]) == 4
+    assert data["closest_total"] == eg.score(data["closest"], shape="2x2").total
+    assert data["closest_problems"] == []  # the question has nothing besides the checklist
+    (m8,) = data["closest_checklist"]["items"]
+    assert m8["key"] == "M8" and not m8["passed"]
+    _, verdict = eg.check(data["closest"], only=["M8"], shape="2x2")
+    assert m8["details"]["letters_off"] == verdict.items[0].details["letters_off"]
+    assert set(m8["details"]["letters_off"]) == set(verdict.items[0].details["missing"])
+    # MASSACHUSETTS needs 7 distinct letters, more than 2x2 has: the question's own word, always missed
+    text = run("solve", "--shape", "2x2", "--award", "M8", "MASSACHUSETTS", *BUDGET).stdout.splitlines()
+    assert text[1].startswith("closest grid ") and text[1].endswith("which fails:")
+    assert text[2].startswith("  MASSACHUSETTS is not spelled (") and text[2].endswith(" letters off)")
+    assert "FAIL  M8" in "\n".join(text)
 
 
 @pytest.mark.parametrize(("args", "message"), [

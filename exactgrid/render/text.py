@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from ..awards import ChecklistResult, ItemResult
 from ..finder import Match, Score
 from ..grid import Grid
-from ..wording import plural
+from ..wording import letters_off, plural
 
 if TYPE_CHECKING:
     from ..fitting import FitAnswer
@@ -137,13 +137,7 @@ def _required_evidence(result: ItemResult) -> str:
     if off is None:
         return f"missing {_state_names(missing)}"
     within = result.details.get("letters_off_within")
-    return "missing " + ", ".join(f"{state} ({_letters_off(off[state], within)})" for state in missing)
-
-
-def _letters_off(count: int | None, within: int | None) -> str:
-    if count is not None:
-        return f"{plural(count, 'letter')} off"
-    return "no path that long" if within is None else f"more than {plural(within, 'letter')} off"
+    return "missing " + ", ".join(f"{state} ({letters_off(off[state], within)})" for state in missing)
 
 
 def _forbidden_evidence(result: ItemResult) -> str:

@@ -19,7 +19,7 @@ from ..inputs import InputError, check_seconds, clamp_workers_warning
 from ..question import Question, Verdict, checklist_question, choose_checklist
 from ..render.text import checklist_dict, checklist_table, score_dict, score_text, search_progress_line
 from ..stopping import interruption, is_interruption
-from ..verify import GridCheck
+from ..verify import GridCheck, check_grid, checklist_verdict
 from ..wording import plural
 from .certify import WindowCertificate, certify
 from .kernel import require_numba
@@ -37,8 +37,9 @@ class SolveAnswer(Answer):
 
     ``outcome`` is FEASIBLE when a grid meeting every constraint was found (``grid``,
     ``score``; the best found, not a proven optimum), else UNKNOWN (none found in the time:
-    ``closest`` is the grid that came nearest). ``verdict`` says the same in a fit question's
-    words (FITS or UNKNOWN).
+    ``closest`` is the grid that came nearest, ``closest_check`` what the finder says of it,
+    ``closest_checklist`` the checklist's verdict on it). ``verdict`` says the same in a fit
+    question's words (FITS or UNKNOWN).
     """
 
     question: Question
@@ -48,8 +49,14 @@ class SolveAnswer(Answer):
     improvements: list[Improvement] = field(default_factory=list)
     stats: SearchStats = field(default_factory=SearchStats)
     stopped_by: str = "time limit"  # type: ignore[assignment]
-    """What ended the search: ``time limit``, ``proposals``, ``Ctrl-C``, ``SIGTERM``, ``SIGHUP``."""
+    """What ended the search: ``time limit``, ``proposal budget``, ``Ctrl-C``, ``SIGTERM``, ``SIGHUP``."""
     closest: str | None = None
+    closest_check: GridCheck | None = None
+    """Without a grid: the closest grid checked against the question (with a checklist, the
+    question without it: the checklist's verdict is ``closest_checklist``), each required word
+    it misses measured in letters off (``problems``)."""
+    closest_checklist: ChecklistResult | None = None
+    """Without a grid, when a checklist was asked for: its verdict on the closest grid."""
     certificate: WindowCertificate | None = None
     """With ``certify_window``: what the exact moves proved of the grid (K-optimal, or not)."""
     detail: str = ""
@@ -88,10 +95,9 @@ class SolveAnswer(Answer):
         how = (f"{stats.proposals:,} grids scored in {stats.elapsed:.1f} s ({stats.cpu_seconds:.1f} CPU-s), "
                f"{plural(stats.improvements, 'improvement')}; stopped by {self.stopped_by}")
         if self.check is None:
-            closest = f"; closest grid {self.closest}" if self.closest else ""
             if self.detail:
                 return f"UNKNOWN: {self.detail} ({how})"
-            return f"UNKNOWN: no grid met the constraints ({how}){closest}"
+            return "\n".join([f"UNKNOWN: no grid met the constraints ({how})", *self._closest_lines()])
         lines = [f"best grid found ({how}), checked by the finder:", score_text(self.check.score)]
         if self.certificate is not None:
             lines += ["", f"certify window: {self.certificate.describe()}"]
@@ -99,16 +105,38 @@ class SolveAnswer(Answer):
             lines += ["", checklist_table(self.checklist)]
         return "\n".join(lines)
 
+    def _closest_lines(self) -> list[str]:
+        """The closest grid, what it scores and what it fails, and the checklist on it."""
+        near = self.closest_check
+        if near is None:
+            return [f"closest grid {self.closest}"] if self.closest else []
+        total, count = near.score.total, len(near.score.found)
+        head = f"closest grid {near.grid.letters} ({total:,}, {plural(count, self._word_label())})"
+        lines = [f"{head}, which fails:" if near.problems else head, *(f"  {problem}" for problem in near.problems)]
+        if self.closest_checklist is not None:
+            lines += ["", checklist_table(self.closest_checklist)]
+        return lines
+
+    def _word_label(self) -> str:
+        return self.question.words.word_label or "word"
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready (``solve --json``): the contract's keys, ``verdict``, the ``score`` keys of
-        the grid (when there is one), ``checklist`` (when asked for), ``search`` (how it went)
-        and ``certificate`` (with a certify window)."""
+        the grid (when there is one; else ``closest``, and ``closest_total``, ``closest_problems``
+        (what it fails of the question besides the checklist) and ``closest_checklist`` when
+        known), ``checklist`` (when asked for), ``search`` (how it
+        went) and ``certificate`` (with a certify window)."""
         stats = self.stats
         data: dict[str, Any] = {**self.contract_dict(), "verdict": str(self.verdict)}
         if self.check is not None:
             data.update(score_dict(self.check.score))
         else:
             data["closest"] = self.closest
+            if self.closest_check is not None:
+                data["closest_total"] = self.closest_check.score.total
+                data["closest_problems"] = list(self.closest_check.problems)
+            if self.closest_checklist is not None:
+                data["closest_checklist"] = checklist_dict(self.closest_checklist)
         if self.checklist is not None:
             data["checklist"] = checklist_dict(self.checklist)
         data["search"] = {
@@ -262,6 +290,9 @@ def solve(question: Question | None = None, *, checklist: Checklist | str | Path
         news.close()
     if chosen is not None and answer.check is not None:
         answer.checklist = _checked(answer.check, chosen, water_borders)
+    if chosen is not None and answer.closest_check is not None:  # the checklist's items, then the rest
+        answer.closest_checklist = checklist_verdict(chosen, answer.closest_check.score, water_borders)
+        answer.closest_check = check_grid(_count_every_word(question), answer.closest_check.grid, measure=True)
     answer.seconds = time.monotonic() - started
     return answer
 
@@ -300,10 +331,12 @@ def _search(question: Question, started: float, time_limit: float | None, worker
                        on_compile=news.compiling)
     except KeyboardInterrupt as exc:  # stopped before the search began: nothing found yet
         return SolveAnswer(question=question, verdict=Verdict.UNKNOWN, check=None, stopped_by=interruption(exc))
+    closest = None if found.best is not None else found.closest
     return SolveAnswer(
         question=question, verdict=Verdict.FITS if found.best is not None else Verdict.UNKNOWN,
         check=found.best, improvements=found.improvements, stats=found.stats, stopped_by=found.stopped_by,
-        closest=None if found.best is not None else found.closest, detail=found.detail,
+        closest=closest, detail=found.detail,
+        closest_check=None if closest is None else check_grid(question, Grid(question.board, closest), measure=True),
     )
 
 
