@@ -120,6 +120,22 @@ class BoardPairs:
         return "".join(next(a for a in self.letters if self.x[c, a] in true_vars) for c in range(self.board.size))
 
 
+def ask(model: BoolModel, backend: str, seconds: float, refuted: str) -> tuple[frozenset[int] | None, float, int]:
+    """Ask ``backend`` about ``model`` for up to ``seconds``: a solution's true variables, the
+    seconds taken and exit code 0; or None and exit code 1 (UNSAT, printed as ``refuted``) or
+    3 (UNKNOWN, printed)."""
+    started = time.monotonic()
+    result = get_backend(backend).solve(model, seconds)
+    taken = time.monotonic() - started
+    if result.status is Status.UNSAT:
+        print(f"{refuted} ({backend}'s UNSAT, not certified; {taken:.1f} s)")
+        return None, taken, 1
+    if result.status is not Status.SAT:
+        print(f"UNKNOWN after {taken:.1f} s ({backend})")
+        return None, taken, 3
+    return frozenset(result.true_vars), taken, 0
+
+
 def main() -> int:
     """Build the model, ask the backend, print the verdict; exit 0 for a board, 1 for none, 3 unknown."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -140,16 +156,11 @@ def main() -> int:
     print(f"{args.shape}, pair score >= {args.threshold:,} (total {sum(weights.values()):,}): "
           f"{built.model.num_vars:,} variables, {len(built.model.clauses):,} clauses, "
           f"{len(built.model.linear)} linear constraints", flush=True)
-    started = time.monotonic()
-    result = get_backend(args.backend).solve(built.model, args.seconds)
-    seconds = time.monotonic() - started
-    if result.status is Status.UNSAT:
-        print(f"no board has pair score >= {args.threshold:,} ({args.backend}'s UNSAT, not certified; {seconds:.1f} s)")
-        return 1
-    if result.status is not Status.SAT:
-        print(f"UNKNOWN after {seconds:.1f} s ({args.backend})")
-        return 3
-    letters = built.board_of(frozenset(result.true_vars))
+    true_vars, seconds, code = ask(built.model, args.backend, args.seconds,
+                                   f"no board has pair score >= {args.threshold:,}")
+    if true_vars is None:
+        return code
+    letters = built.board_of(true_vars)
     needs = {w: spellings(w) for w in words}
     pairs, _ = pair_score(list(letters), list(question.board.edges), needs, weights)
     grid = letters.replace(OTHER, "Q")

@@ -19,11 +19,10 @@ without the board's shape, triples prove nothing about 40 states.
 from __future__ import annotations
 
 import argparse
-import time
 
+from board_pairs import ask
 from pair_relaxation_search import window_needs
 
-from exactgrid.backends import Status, get_backend
 from exactgrid.model import BoolModel
 from exactgrid.question import build_question
 
@@ -143,16 +142,9 @@ def main() -> int:
     stars.model.add_linear([stars.found[w] for w in words], None, ">=", args.count)
     print(f"{args.shape}, stars holding >= {args.count} of {len(words)} words: {stars.model.num_vars:,} "
           f"variables, {len(stars.model.clauses):,} clauses, {len(stars.model.linear)} linear constraints", flush=True)
-    started = time.monotonic()
-    result = get_backend(args.backend).solve(stars.model, args.seconds)
-    seconds = time.monotonic() - started
-    if result.status is Status.UNSAT:
-        print(f"no stars hold {args.count} words ({args.backend}'s UNSAT, not certified; {seconds:.1f} s)")
-        return 1
-    if result.status is not Status.SAT:
-        print(f"UNKNOWN after {seconds:.1f} s ({args.backend})")
-        return 3
-    true_vars = frozenset(result.true_vars)
+    true_vars, seconds, code = ask(stars.model, args.backend, args.seconds, f"no stars hold {args.count} words")
+    if true_vars is None:
+        return code
     held = [w for w in words if stars.found[w] in true_vars]
     print(f"stars in {seconds:.1f} s holding {len(held)} words: {', '.join(held)}")
     print("\n".join(stars.describe(true_vars)))
