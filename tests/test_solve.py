@@ -227,3 +227,28 @@ def test_a_proposal_budget_finds_the_same_grids_however_slow_the_machine(monkeyp
     # the grids found are the same; how many of the improvements on the way the watching thread
     # saw (it reads the worker between slices, every 50 ms) is a matter of timing
     assert fast.grid == slow.grid and fast.score == slow.score == _brute_force(question)
+
+
+def test_a_slice_runs_without_the_lock_that_the_watching_thread_reads_bests_under(monkeypatch) -> None:
+    """The watching thread (time limit, Ctrl-C, progress) must never wait for a slice of the
+    kernel: a worker that held its lock across slices starved it, and searches overran their
+    time limit by several times. Checked without any clock: the lock is free inside the kernel."""
+    from exactgrid.solving import kernel, search
+    from exactgrid.solving.problem import SearchProblem
+
+    problem = SearchProblem.build(Question(eg.Board(3, 3), words=WORDS))
+    (worker,) = search._start_workers(problem, search.Schedule(), 0, None, 1)
+    real, free_inside = kernel.anneal_graded, []
+
+    def spy(*args):  # noqa: ANN002, ANN202 - the kernel's own arguments
+        free = worker.lock.acquire(blocking=False)
+        if free:
+            worker.lock.release()
+        free_inside.append(free)
+        return real(*args)
+
+    monkeypatch.setattr(kernel, "anneal_graded", spy)
+    worker.slice(200)
+    worker.slice(200)
+    assert free_inside == [True, True]
+    assert worker.snapshot() == worker._bests()  # what the watching thread reads is the last slice's outcome

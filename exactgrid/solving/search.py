@@ -225,9 +225,13 @@ class _Worker:
         self.finished = False
         """Whether :meth:`run` has returned (its budget spent, a stop, or an error)."""
         self.lock = threading.Lock()
+        """Guards ``shared`` and ``published``, never a slice: the watching thread must not wait
+        for the kernel (a lock held across slices starved it, and the time limit came late)."""
         self.shared: tuple[np.ndarray, int] | None = None  # another worker's better grid, to restart from
         for k in range(chains):  # the starting grids count
             self._note(k)
+        self.published = self._bests()
+        """The bests as of the last slice, for :meth:`snapshot`."""
 
     def _note(self, k: int) -> None:
         ctr = self.states.counters[k]
@@ -272,28 +276,36 @@ class _Worker:
                 self.best_grid[:], self.best_value[0] = self.shared
                 self.shared = None
         wall, cpu = time.perf_counter(), time.thread_time()
+        scored = kernel.anneal_graded(
+            st.grids, st.lmasks, st.founds, st.supports, st.counters, st.stamps, self.best_grid,
+            self.best_value, self.feasible_grid, self.feasible_value,
+            # numbers as the types warm_up() compiled for: another type would compile anew
+            int(self.steps if steps is None else steps), int(sc.sweep), float(self.hot),
+            float(self.cold), float(sc.swap_share), int(sc.kick), p.letter_cdf, p.fixed, p.starts,
+            p.lengths, p.letters, p.weights, p.flags, p.word_index, p.word_ptr, p.table, p.chunks, p.full,
+            int(p.budget), p.chain_sources, p.chain_targets, p.chain_adjacency, int(p.min_count),
+            int(p.min_score), int(self.penalty), st.grades, int(st.graded_cap))
+        bests = self._bests()
         with self.lock:
-            scored = kernel.anneal_graded(
-                st.grids, st.lmasks, st.founds, st.supports, st.counters, st.stamps, self.best_grid,
-                self.best_value, self.feasible_grid, self.feasible_value,
-                # numbers as the types warm_up() compiled for: another type would compile anew
-                int(self.steps if steps is None else steps), int(sc.sweep), float(self.hot),
-                float(self.cold), float(sc.swap_share), int(sc.kick), p.letter_cdf, p.fixed, p.starts,
-                p.lengths, p.letters, p.weights, p.flags, p.word_index, p.word_ptr, p.table, p.chunks, p.full,
-                int(p.budget), p.chain_sources, p.chain_targets, p.chain_adjacency, int(p.min_count),
-                int(p.min_score), int(self.penalty), st.grades, int(st.graded_cap))
+            self.published = bests
         spent = time.perf_counter() - wall
         self.cpu += time.thread_time() - cpu
         self.proposals += int(scored)
         if spent > 0 and steps is None:  # aim at one slice per SLICE_SECONDS
             self.steps = int(min(max(self.steps * SLICE_SECONDS / spent, 10), 1_000_000))
 
+    def _bests(self) -> tuple[int, str | None, int, str]:
+        """(feasible score or -1, its grid, penalised best value, its grid), read in this
+        worker's thread between slices."""
+        feasible = int(self.feasible_value[0])
+        return (feasible, grid_text(self.feasible_grid) if feasible >= 0 else None,
+                int(self.best_value[0]), grid_text(self.best_grid))
+
     def snapshot(self) -> tuple[int, str | None, int, str]:
-        """(feasible score or -1, its grid, penalised best value, its grid), consistently."""
+        """The bests as of this worker's last slice (:meth:`_bests`), consistently, without
+        waiting for the slice under way."""
         with self.lock:
-            feasible = int(self.feasible_value[0])
-            return (feasible, grid_text(self.feasible_grid) if feasible >= 0 else None,
-                    int(self.best_value[0]), grid_text(self.best_grid))
+            return self.published
 
 
 def search(problem: SearchProblem, time_limit: float | None = 60.0, workers: int | None = None,
