@@ -290,9 +290,11 @@ def solve(question: Question | None = None, *, checklist: Checklist | str | Path
         news.close()
     if chosen is not None and answer.check is not None:
         answer.checklist = _checked(answer.check, chosen, water_borders)
-    if chosen is not None and answer.closest_check is not None:  # the checklist's items, then the rest
-        answer.closest_checklist = checklist_verdict(chosen, answer.closest_check.score, water_borders)
-        answer.closest_check = check_grid(_count_every_word(question), answer.closest_check.grid, measure=True)
+    if answer.check is None and answer.closest is not None:  # the question besides the checklist, then the checklist
+        rest = _count_every_word(question)
+        answer.closest_check = check_grid(rest, Grid(rest.board, answer.closest), measure=True)
+        if chosen is not None:
+            answer.closest_checklist = checklist_verdict(chosen, answer.closest_check.score, water_borders)
     answer.seconds = time.monotonic() - started
     return answer
 
@@ -331,12 +333,10 @@ def _search(question: Question, started: float, time_limit: float | None, worker
                        on_compile=news.compiling)
     except KeyboardInterrupt as exc:  # stopped before the search began: nothing found yet
         return SolveAnswer(question=question, verdict=Verdict.UNKNOWN, check=None, stopped_by=interruption(exc))
-    closest = None if found.best is not None else found.closest
     return SolveAnswer(
         question=question, verdict=Verdict.FITS if found.best is not None else Verdict.UNKNOWN,
         check=found.best, improvements=found.improvements, stats=found.stats, stopped_by=found.stopped_by,
-        closest=closest, detail=found.detail,
-        closest_check=None if closest is None else check_grid(question, Grid(question.board, closest), measure=True),
+        closest=None if found.best is not None else found.closest, detail=found.detail,
     )
 
 
