@@ -124,8 +124,8 @@ class SolveAnswer(Answer):
         """JSON-ready (``solve --json``): the contract's keys, ``verdict``, the ``score`` keys of
         the grid (when there is one; else ``closest``, and ``closest_total``, ``closest_problems``
         (what it fails of the question besides the checklist) and ``closest_checklist`` when
-        known), ``checklist`` (when asked for), ``search`` (how it
-        went) and ``certificate`` (with a certify window)."""
+        known), ``checklist`` (when asked for), ``search`` (how it went) and ``certificate``
+        (with a certify window)."""
         stats = self.stats
         data: dict[str, Any] = {**self.contract_dict(), "verdict": str(self.verdict)}
         if self.check is not None:
