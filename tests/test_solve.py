@@ -205,6 +205,27 @@ def test_fit_by_search_fits_by_search_and_refutes_by_solver() -> None:
     assert searchable(question)
 
 
+def test_fit_by_search_grades_missing_required_words_and_its_grid_holds_them(monkeypatch) -> None:
+    from exactgrid.solving import fitting
+
+    schedules = []
+    real = fitting.search
+
+    def spy(*args, **kwargs):
+        schedules.append(kwargs["schedule"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(fitting, "search", spy)
+    question = Question(eg.Board(3, 3), words=WORDS, required=["ABACA", "ACDC", "CADD"], budget=0)
+    answer = fitting.search_for_fit(question, 60, workers=1, seed=3)
+    assert answer is not None and answer.verdict == eg.Verdict.FITS
+    spelled = {scored.match.word for scored in eg.score(answer.grid, words=WORDS, budget=0).found}
+    assert {"ABACA", "ACDC", "CADD"} <= spelled
+    assert [s.graded for s in schedules] == [True]
+    fitting.search_for_fit(question, 60, workers=1, schedule=fitting.Schedule())  # a schedule given is used
+    assert [s.graded for s in schedules] == [True, False]
+
+
 def test_a_proposal_budget_finds_the_same_grids_however_slow_the_machine(monkeypatch) -> None:
     from exactgrid.solving import kernel
 

@@ -76,7 +76,7 @@ if TYPE_CHECKING:
 @click.option("--seed", type=click.IntRange(0, 2**31 - 1), default=0, show_default=True,
               help="Random seed handed to the solver.")
 @click.option("--local-search", type=Seconds(), default=0.0, show_default=True, metavar="SECONDS",
-              help="First look for a grid by local search (exactgrid solve's annealer) for up to this long, "
+              help="First look for a grid by local search (exactgrid solve --graded's annealer) for up to this long, "
                    "then ask the backend with the time left. Only a FITS can come from the search. "
                    "Needs pip install 'exactgrid[solve]' (numba).")
 @click.option("--explain", is_flag=True,
