@@ -213,3 +213,47 @@ def test_cheapest_chain_of_found_states_is_find_chains_chain():
     assert cheapest_chain(dict.fromkeys(found[1:], 0)) is None  # no west coast state may be used
     with pytest.raises(ValueError):
         cheapest_chain({"OREGON": -1})
+
+
+def _minimal_completions_by_brute_force(have: set[str], avoid: set[str], most: int) -> set[frozenset[str]]:
+    """Every set of at most ``most`` other states that completes a chain (find_chain), kept
+    when no smaller such set is inside it."""
+    from itertools import combinations
+
+    others = sorted(set(us_states().words) - have - avoid)
+    completing = [frozenset(extra) for k in range(most + 1) for extra in combinations(others, k)
+                  if find_chain(have | set(extra)).found]
+    return {s for s in completing if not any(t < s for t in completing)}
+
+
+def test_chain_completions_are_the_minimal_sets_that_brute_force_finds():
+    from exactgrid.awards import chain_completions
+
+    rng = random.Random(11)
+    states = sorted(us_states().words)
+    sizes = []
+    for density in (0.3, 0.5, 0.7) * 4:
+        have = {s for s in states if rng.random() < density}
+        avoid = {"CALIFORNIA"} if rng.random() < 0.5 else set()
+        have -= avoid
+        got = chain_completions(have, avoid=avoid, most=2)
+        assert len(set(got)) == len(got) and all(list(s) == sorted(s) for s in got)
+        assert {frozenset(s) for s in got} == _minimal_completions_by_brute_force(have, avoid, 2)
+        assert [len(s) for s in got] == sorted(len(s) for s in got)
+        sizes += [len(s) for s in got]
+    assert {0, 1, 2} <= set(sizes)  # the random sets exercised chains there, one and two away
+
+
+def test_chain_completions_of_the_thirteen_award_states_without_california():
+    from exactgrid.awards import chain_completions
+
+    thirteen = ["PA", "ME", "MD", "MA", "MI", "MN", "MS", "MO", "MT", "AZ", "CO", "NM", "UT"]
+    routes = chain_completions(thirteen, avoid=["CA"], most=5)
+    # by hand: MD-PA-OH-KY-MO-KS-CO-UT-ID-OR is a chain through the thirteen plus five states,
+    # and no four states complete one (Missouri and the Four Corners are at least five from
+    # the Atlantic and the Pacific through non-award states)
+    assert ("IDAHO", "KANSAS", "KENTUCKY", "OHIO", "OREGON") in routes
+    assert min(len(r) for r in routes) == 5
+    assert all("CALIFORNIA" not in r for r in routes)
+    for route in routes:
+        assert find_chain(set(resolve_states(thirteen)) | set(route)).found

@@ -273,3 +273,60 @@ def chain_steps(
         and not earlier.intersection(graph.neighbors(state))
     )
     return tuple(sorted(steps))
+
+
+def chain_completions(
+    have: Iterable[str],
+    sources: Iterable[str] | None = None,
+    targets: Iterable[str] | None = None,
+    avoid: Iterable[str] = (),
+    water: bool = False,
+    most: int = 6,
+) -> tuple[tuple[str, ...], ...]:
+    """Every minimal set of at most ``most`` states that, added to the states ``have``, makes a
+    chain from a source to a target (defaults: the coasts, as :func:`find_chain`), never
+    through a state of ``avoid``. Each set is sorted; the sets come fewest states first, then
+    fewest letters, then alphabetically. ``()`` is the only set when ``have`` already holds a
+    chain.
+
+    Why this is every route: a chain in a set of states holds an induced one (no state of it
+    borders another but its neighbours on it) whose inner states are neither sources nor
+    targets (:func:`chain_steps`), so the states such paths add to ``have``, kept when no other
+    such set is inside them, are exactly the minimal completions. A search for a chain can then
+    ask for each set's states as required words, one route at a time.
+
+    >>> chain_completions(["NEWMEXICO", "ARIZONA"], ["TEXAS"], ["CALIFORNIA"], most=2)
+    (('CALIFORNIA', 'TEXAS'),)
+    >>> chain_completions(["TEXAS", "NEWMEXICO", "ARIZONA", "CALIFORNIA"], ["TEXAS"], ["CALIFORNIA"])
+    ((),)
+    """
+    if most < 0:
+        raise ValueError("chain_completions: most below 0")
+    graph = border_graph(water)
+    have_set = set(resolve_states(have))
+    avoided = set(resolve_states(avoid))
+    start_set = set(east_coast() if sources is None else resolve_states(sources)) - avoided
+    end_set = set(west_coast() if targets is None else resolve_states(targets)) - avoided
+    found: set[frozenset[str]] = set()
+
+    def extend(path: list[str], extra: frozenset[str]) -> None:
+        last = path[-1]
+        if last in end_set:
+            found.add(extra)
+            return
+        for step in graph.neighbors(last):
+            if step in avoided or step in start_set or step in path:
+                continue
+            if any(graph.has_edge(step, earlier) for earlier in path[:-1]):
+                continue  # a chord: the shorter path is enumerated on its own
+            more = extra if step in have_set else extra | {step}
+            if len(more) <= most:
+                extend([*path, step], more)
+
+    for start in sorted(start_set):
+        first = frozenset() if start in have_set else frozenset({start})
+        if len(first) <= most:
+            extend([start], first)
+    minimal = [s for s in found if not any(other < s for other in found)]
+    ordered = sorted(minimal, key=lambda s: (len(s), sum(len(w) for w in s), sorted(s)))
+    return tuple(tuple(sorted(s)) for s in ordered)
