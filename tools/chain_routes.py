@@ -13,8 +13,9 @@ the question counts: the route only guides the search.
 Per route it prints one Markdown row: the route, and either the grid found (re-scored by the
 finder and judged by the award checklist: ``exactgrid check``) or the grid that came closest
 and the required states it lacks. ``--part K --parts N`` takes every N-th route from the K-th,
-so that N processes, one core each, share the routes. One worker; the kernel compiles first,
-outside the timing.
+so that N processes, one core each, share the routes; ``--route`` picks routes by number and
+``--start`` starts each search from a grid (a near miss of an earlier run). One worker; the
+kernel compiles first, outside the timing.
 """
 
 from __future__ import annotations
@@ -38,15 +39,15 @@ def routes_of(awards: tuple[str, ...], most: int) -> tuple[tuple[str, ...], tupl
     return required, chain_completions(required, avoid=forbidden, most=most)
 
 
-def search_route(awards: tuple[str, ...], route: tuple[str, ...], seconds: float,
-                 seed: int) -> tuple[bool, str | None, float]:
-    """The graded search for a grid meeting ``awards`` and holding ``route``'s states: (met,
-    the grid found or the closest one, seconds)."""
+def search_route(awards: tuple[str, ...], route: tuple[str, ...], seconds: float, seed: int,
+                 start: str | None = None) -> tuple[bool, str | None, float]:
+    """The graded search (from ``start``, if given) for a grid meeting ``awards`` and holding
+    ``route``'s states: (met, the grid found or the closest one, seconds)."""
     question = checklist_question(Question(required=route), choose_checklist(None, awards))
     problem = SearchProblem.build(question, weights=question.scoring_weights())
     seen: list[object] = []
     began = time.monotonic()
-    found = search(problem, time_limit=seconds, workers=1, seed=seed, schedule=Schedule(graded=True),
+    found = search(problem, time_limit=seconds, workers=1, seed=seed, start=start, schedule=Schedule(graded=True),
                    on_improvement=seen.append, should_stop=lambda: bool(seen))
     taken = time.monotonic() - began
     if found.best is not None:
@@ -63,10 +64,13 @@ def main() -> None:
     parser.add_argument("--part", type=int, default=0)
     parser.add_argument("--parts", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--start", help="grid letters every route's search starts from")
+    parser.add_argument("--route", type=int, nargs="+", help="search only these routes (numbers as listed)")
     args = parser.parse_args()
     awards = tuple(args.awards)
     required, routes = routes_of(awards, args.most)
-    mine = [(i, r) for i, r in enumerate(routes) if i % args.parts == args.part]
+    mine = [(i, r) for i, r in enumerate(routes)
+            if i % args.parts == args.part and (args.route is None or i in args.route)]
     print(f"{len(routes)} routes for {' '.join(awards)} ({len(required)} required states); "
           f"this part searches {len(mine)}, {args.seconds:g} s each, seed {args.seed}\n", flush=True)
     warm_up()
@@ -74,7 +78,7 @@ def main() -> None:
     print("|---:|---|---:|---|---|---|", flush=True)
     met_any = []
     for i, route in mine:
-        met, grid, taken = search_route(awards, route, args.seconds, args.seed)
+        met, grid, taken = search_route(awards, route, args.seconds, args.seed, args.start)
         lacks, earned = "", ""
         if grid is not None:
             answer = check(grid, only=awards)
