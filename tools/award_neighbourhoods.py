@@ -62,13 +62,14 @@ def main() -> int:
     question, hard = seven_question(args.awards), hard_words()
     end = time.monotonic() + args.minutes * 60
     queues = [(grid, neighbourhoods(grid, hard, args)) for grid in args.grid]
-    asked, named, certified = 0, Counter(), Counter()
+    turn, asked, named, certified = 0, 0, Counter(), Counter()
     while time.monotonic() + args.question_seconds < end and any(queue for _, queue in queues):
-        grid, queue = queues[asked % len(queues)]
-        asked += 1
+        grid, queue = queues[turn % len(queues)]
+        turn += 1
         if not queue:
-            continue
+            continue  # this grid's neighbourhoods are all asked: the turn passes to the next grid
         kept = queue.pop(0)
+        asked += 1
         if isinstance(kept, frozenset):
             answer, area = explore(question, parse_grid(grid), (), args.backend, args.question_seconds, free=kept)
             told = f"free {' '.join(map(str, sorted(kept)))}"
