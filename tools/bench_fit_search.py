@@ -3,7 +3,7 @@
     python tools/bench_fit_search.py --seeds 1 2 3 --seconds 60
 
 For each award question known to fit (each has a grid in instances/records/), per seed: the
-search ``fit --local-search`` runs (:func:`exactgrid.solving.fitting.search_for_fit`'s problem:
+search ``fit --local-search`` runs (:func:`exactgrid.solving.fitting.first_grid_search`:
 the question's scoring words, one worker), once with the default schedule and once with
 ``Schedule(graded=True)``, until its first grid meeting the question or ``--seconds``. Prints a
 Markdown table of seconds and proposals to that grid (the kernel compiled first, outside the
@@ -17,8 +17,8 @@ import statistics
 import time
 
 from exactgrid.question import Question, checklist_question, choose_checklist
-from exactgrid.solving.problem import SearchProblem
-from exactgrid.solving.search import Schedule, search, warm_up
+from exactgrid.solving.fitting import first_grid_search
+from exactgrid.solving.search import Schedule, warm_up
 
 QUESTIONS: dict[str, tuple[str, ...]] = {
     "M8 PA 4C NOCAL": ("M8", "PA", "4C", "NOCAL"),
@@ -31,11 +31,8 @@ QUESTIONS: dict[str, tuple[str, ...]] = {
 
 def first_grid(question: Question, graded: bool, seed: int, seconds: float) -> tuple[float | None, int]:
     """Seconds to the first grid meeting ``question`` (None: none in ``seconds``), and proposals scored."""
-    problem = SearchProblem.build(question, weights=question.scoring_weights())
-    seen: list[object] = []
     began = time.monotonic()
-    found = search(problem, time_limit=seconds, workers=1, seed=seed, schedule=Schedule(graded=graded),
-                   on_improvement=seen.append, should_stop=lambda: bool(seen))
+    found = first_grid_search(question, seconds, workers=1, seed=seed, schedule=Schedule(graded=graded))
     taken = time.monotonic() - began
     return (taken if found.best is not None else None), found.stats.proposals
 

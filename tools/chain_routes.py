@@ -26,8 +26,8 @@ import time
 from exactgrid.api import check
 from exactgrid.awards import chain_completions, default_checklist
 from exactgrid.question import Question, checklist_question, choose_checklist
-from exactgrid.solving.problem import SearchProblem
-from exactgrid.solving.search import Schedule, search, warm_up
+from exactgrid.solving.fitting import first_grid_search
+from exactgrid.solving.search import warm_up
 
 
 def routes_of(awards: tuple[str, ...], most: int) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
@@ -44,11 +44,8 @@ def search_route(awards: tuple[str, ...], route: tuple[str, ...], seconds: float
     """The graded search (from ``start``, if given) for a grid meeting ``awards`` and holding
     ``route``'s states: (met, the grid found or the closest one, seconds)."""
     question = checklist_question(Question(required=route), choose_checklist(None, awards))
-    problem = SearchProblem.build(question, weights=question.scoring_weights())
-    seen: list[object] = []
     began = time.monotonic()
-    found = search(problem, time_limit=seconds, workers=1, seed=seed, start=start, schedule=Schedule(graded=True),
-                   on_improvement=seen.append, should_stop=lambda: bool(seen))
+    found = first_grid_search(question, seconds, workers=1, seed=seed, start=start)
     taken = time.monotonic() - began
     if found.best is not None:
         return True, str(found.best.grid), taken

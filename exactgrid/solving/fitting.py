@@ -22,7 +22,7 @@ from ..inputs import check_seconds, clamp_workers_warning
 from ..question import Question
 from .kernel import require_numba
 from .problem import SearchProblem, SolveError, counts_every_word
-from .search import Schedule, search
+from .search import Schedule, SearchResult, search
 
 FIT_SCHEDULE = Schedule(graded=True)
 """The annealer's settings for a fit: the graded penalty (a missing required word costs the
@@ -55,16 +55,26 @@ def search_for_fit(question: Question, seconds: float, workers: int | None = Non
     if seconds <= 0 or not searchable(question):
         return None
     began = time.monotonic()
-    problem = SearchProblem.build(question, weights=question.scoring_weights())
-    seen: list[object] = []
-    found = search(problem, time_limit=seconds, workers=workers, seed=seed,
-                   schedule=FIT_SCHEDULE if schedule is None else schedule,
-                   on_improvement=seen.append, should_stop=lambda: bool(seen))
+    found = first_grid_search(question, seconds, workers, seed, schedule)
     if found.best is None:
         return None
     return verified_answer(found.best.grid, "search", question=question, backend="search",
                            seconds=time.monotonic() - began,
                            detail=f"found by local search ({found.stats.proposals:,} grids scored)")
+
+
+def first_grid_search(question: Question, seconds: float, workers: int | None = None, seed: int = 0,
+                      schedule: Schedule | None = None, start: str | None = None) -> SearchResult:
+    """The search :func:`search_for_fit` runs, its result as it stands: over the question's
+    scoring words (so that its ``min_score`` is the search's), from ``start`` if given, stopped
+    at its first grid meeting the question or after ``seconds``. ``best`` is that grid (checked
+    by the finder) or None, and then ``closest`` the grid that came closest; ``stats`` counts
+    the proposals. ``schedule``: :data:`FIT_SCHEDULE` unless given."""
+    problem = SearchProblem.build(question, weights=question.scoring_weights())
+    seen: list[object] = []
+    return search(problem, time_limit=seconds, workers=workers, seed=seed, start=start,
+                  schedule=FIT_SCHEDULE if schedule is None else schedule,
+                  on_improvement=seen.append, should_stop=lambda: bool(seen))
 
 
 def fit_by_search(question: Question, backend: str | Backend | None = None, time_limit: float | None = 60.0,
