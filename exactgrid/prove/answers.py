@@ -69,6 +69,8 @@ class BoundAnswer(Answer):
     checkers: tuple[CheckerRun, ...] = ()
     """With ``certify``: each proof checker's verdict and seconds, summed over the proofs
     (dratify's, then exactgrid's own); certified only when both accepted every proof."""
+    cuts: tuple[Core | WordCore, ...] = ()
+    """Every core cut, in order, renamed copies included: what a certificate re-proves."""
 
     @property
     def outcome(self) -> Outcome:  # type: ignore[override]

@@ -128,6 +128,7 @@ class _BoundRun:
         self.checker: CountCheck | None = None
         self.notes = ""  # what the answer's detail adds: the checks left out, and why
         self.word_cores: list[WordCore] = []
+        self.cut_cores: list[Core | WordCore] = []  # every cut's core, renamed copies included
         kinds = "pair/triple/count" if settings.triples else "pair/count"
         parts = "letter counts, adjacent pairs" + (", neighbour capacity" if settings.capacity else "")
         self.relaxation = f"the counting relaxation ({parts}) with {kinds} cores, by HiGHS"
@@ -224,6 +225,7 @@ class _BoundRun:
             return self._answer("open", self.relaxation + ": the time limit came first")
         for clause, core in cut.clauses:
             self.mip.add_clause(clause)
+            self.cut_cores.append(core)
             progress.cut(core)
         return None
 
@@ -282,12 +284,13 @@ class _BoundRun:
         result = BoundAnswer(status, None if status == "refuted" else progress.bound, progress.total,
                              tuple(cutter.cores) if cutter else (), progress.round, cutter.renamed if cutter else 0,
                              self._seconds(), tuple(progress.trajectory), detail + self.notes + _failures(cutter),
-                             word_cores=tuple(self.word_cores), grid=grid, stopped_by=interrupted)
+                             word_cores=tuple(self.word_cores), grid=grid, stopped_by=interrupted,
+                             cuts=tuple(self.cut_cores))
         if not self.settings.certify or interrupted or cutter is None:
             return result
         try:
-            return confirm_bound(result, self.counting.model, self.mip.added, cutter.placement,
-                                 self.settings.certify_seconds, self.checker)
+            return confirm_bound(result, self.question, cutter.placement, self.settings.certify_seconds,
+                                 self.checker, capacity=self.settings.capacity)
         except KeyboardInterrupt as exc:
             stopped = interruption(exc)
             return replace(result, confirmation=f"not certified: interrupted ({stopped})", stopped_by=stopped)

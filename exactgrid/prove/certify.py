@@ -25,7 +25,6 @@ from ..cnf import compile_cnf
 from ..encode import Encoding, encode
 from ..geometry import Board
 from ..inputs import check_seconds
-from ..model import BoolModel
 from ..question import Question
 from ..wording import plural
 from .answers import BoundAnswer, CoreRefutation
@@ -136,7 +135,7 @@ def certify_counting(question: Question, counted: CoreRefutation,
               "with their cuts")
     if counted.status != "refuted":
         return Certificate(False, method, detail="counting did not refute this question")
-    counting = counting_model(question, objective=False, tight=False)
+    counting = counting_model(question, objective=False, tight=False, unary=True)
     exact: list[CountCheck] = []  # the question's exact model, made for the first word count core
     lemmas = clauses = 0
     runs: tuple[CheckerRun, ...] = ()
@@ -193,47 +192,65 @@ def placement_clauses(board: Board, fixed: dict[int, str], core: Core) -> tuple[
         alone.close()
 
 
-def confirm_bound(answer: BoundAnswer, model: BoolModel, cuts: list[tuple[int, ...]], placement: Placement,
-                  time_limit: float | None, exact: CountCheck | None = None) -> BoundAnswer:
-    """``answer`` with its ``confirmation`` and ``checkers``: every core refuted again on the
-    placement model, every word count core on the question's exact model (``exact``, the check
-    that found them), and the relaxation with its cuts refuted with "score above the bound" (or
-    outright, when the question was refuted), each by a DRUP proof that both checkers accept."""
+def confirm_bound(answer: BoundAnswer, question: Question, placement: Placement, time_limit: float | None,
+                  exact: CountCheck | None = None, capacity: bool = True) -> BoundAnswer:
+    """``answer`` with its ``confirmation`` and ``checkers``: every cut's core (``answer.cuts``,
+    renamed copies included) refuted again, a pair/count core on a placement model of its own
+    letters and pairs, a word count core on the question's exact model (``exact``, the check
+    that found them); then the counting relaxation of ``question`` (with ``capacity`` as the
+    bound had it) with those cuts and "score above the bound" (or outright, when the question
+    was refuted), each by a DRUP proof that both checkers accept.
+
+    The relaxation refuted is the bound's own in unary form (:func:`.counting.counting_model`
+    with ``unary``): the same solutions, but each letter count is a row of order literals, so
+    that CaDiCaL's propagation sees "letter A needs two cells" and the sums over the cells; on
+    the binary-coded counts HiGHS solves, CaDiCaL found no proof of the 5x5 bounds at all
+    (docs/benchmarks.md, Prove)."""
     started = time.monotonic()
     deadline = None if time_limit is None else started + time_limit
     if answer.word_cores and exact is None:
         return replace(answer, confirmation="not certified: word count cores without their exact model")
-    relaxed = BoolModel(model.num_vars, [*model.clauses, *cuts], list(model.linear), None, model.names,
-                        model.literals)
-    if answer.status != "refuted":
-        if answer.bound is None or model.objective is None:
-            return replace(answer, confirmation="not certified: no bound to certify")
-        relaxed.add_linear(*model.objective, ">=", answer.bound + 1)
+    if answer.status != "refuted" and answer.bound is None:
+        return replace(answer, confirmation="not certified: no bound to certify")
     lemmas = 0
     runs: tuple[CheckerRun, ...] = ()
-    for label, clauses in _bound_proofs(answer, relaxed, placement, exact):
+    for label, clauses in _bound_proofs(answer, question, placement, exact, capacity):
         checked = refute_with_proof(clauses, deadline)
         runs = tally(runs, checked.runs if checked else ())
         if checked is None or not checked.valid:
             return replace(answer, confirmation=f"not certified: {label} ({_why(checked)})", checkers=runs)
         lemmas += checked.lemmas
     claim = "no solution" if answer.status == "refuted" else f"no score above {answer.bound:,}"
+    copies = len({core for core in answer.cuts if isinstance(core, Core)} - set(answer.cores))
     return replace(answer, checkers=runs, confirmation=(
-        f"certified: {plural(len(answer.cores), 'core')}, {plural(len(answer.word_cores), 'word count core')} "
-        f"and the relaxation with its cuts ({claim}) refuted again by CaDiCaL; {lemmas:,} DRUP lemmas, every "
+        f"certified: {plural(len(answer.cores), 'core')}, {plural(len(answer.word_cores), 'word count core')}, "
+        f"{copies} renamed {'copy' if copies == 1 else 'copies'} and the relaxation with its cuts ({claim}) "
+        f"refuted again by CaDiCaL; {lemmas:,} DRUP lemmas, every "
         f"step {CHECKED_BY} ({time.monotonic() - started:.2f} s; {', '.join(run.text() for run in runs)})"))
 
 
-def _bound_proofs(answer: BoundAnswer, relaxed: BoolModel, placement: Placement,
-                  exact: CountCheck | None) -> Iterator[tuple[str, list[list[int]]]]:
+def _bound_proofs(answer: BoundAnswer, question: Question, placement: Placement, exact: CountCheck | None,
+                  capacity: bool) -> Iterator[tuple[str, list[list[int]]]]:
     """What :func:`confirm_bound` refutes, one at a time: (what it is, its clauses)."""
-    if exact is not None and answer.word_cores:
-        base = compile_cnf(exact.encoding.model).clauses
-        for index, word_core in enumerate(answer.word_cores, 1):
-            units = [[lit] for lit in exact.assumptions(word_core.words, word_core.at_most)]
+    counting = counting_model(question, objective=True, capacity=capacity, unary=True)
+    cuts = []
+    base: list[list[int]] | None = None
+    for index, core in enumerate(dict.fromkeys(answer.cuts), 1):
+        if isinstance(core, WordCore):
+            assert exact is not None  # checked by the caller
+            base = base if base is not None else compile_cnf(exact.encoding.model).clauses
+            units = [[lit] for lit in exact.assumptions(core.words, core.at_most)]
             yield f"word count core {index}", [*base, *units]
-    for index, core in enumerate(answer.cores, 1):
-        base, units = placement_clauses(placement.board, placement.fixed, core)
-        yield f"core {index}", [*base, *units]
+        else:
+            clauses, units = placement_clauses(placement.board, placement.fixed, core)
+            yield f"core {index}", [*clauses, *units]
+        cut = core_cut(counting, core)
+        if cut is None:  # pragma: no cover - a cut names the relaxation's own words, pairs and letters
+            raise AssertionError(f"cut {index} does not apply to the relaxation")
+        cuts.append(cut)
+    model = counting.model
+    objective, model.objective = model.objective, None
+    if answer.status != "refuted" and objective is not None:
+        model.add_linear(*objective, ">=", (answer.bound or 0) + 1)
     claim = "the refutation" if answer.status == "refuted" else f"score >= {(answer.bound or 0) + 1:,}"
-    yield f"{claim} by counting", compile_cnf(relaxed).clauses
+    yield f"{claim} by counting", compile_cnf(model).clauses + cuts

@@ -3,7 +3,8 @@ grid holding the words must meet, as one boolean model solved through the backen
 
 Where the exact model follows walks cell by cell, this one only counts (issue 12's relaxation):
 
-* ``c[a][d]``: how many cells of degree d hold letter a (binary-coded whole numbers); per
+* ``c[a][d]``: how many cells of degree d hold letter a (binary-coded whole numbers, or with
+  ``unary`` a row of order literals, "at least k cells", one per cell of that degree); per
   degree they add up to the board's cells of that degree. Letters no word uses share one
   "other" count.
 * ``u[a]``: letter a is on the board (at least one cell, and no more cells than the board has).
@@ -139,7 +140,7 @@ def _any_form(word: str, budget: int) -> list[tuple[str, int | None]]:
 
 
 def counting_model(question: Question, objective: bool = True, tight: bool = True,
-                   capacity: bool = False) -> CountingModel:
+                   capacity: bool = False, unary: bool = False) -> CountingModel:
     """The counting relaxation of ``question`` (see the module's docstring); with ``objective``,
     maximise the summed weight of the words counted found (required and optional).
 
@@ -152,11 +153,16 @@ def counting_model(question: Question, objective: bool = True, tight: bool = Tru
     (:mod:`exactgrid.prove.capacity`): fewer solutions, every grid's still among them; the
     bound's HiGHS model uses it.
 
+    ``unary``: each count is a row of order literals instead of binary digits: the same
+    solutions, more variables. HiGHS does as well either way; CaDiCaL only with ``unary``, where
+    "letter A needs two cells" is one literal that the sums over the cells propagate (the
+    certificates refute this form: docs/benchmarks.md, Prove).
+
     Raises InputError for an alteration budget above 1.
     """
     if question.budget > 1:
         raise InputError("the counting relaxation models at most one altered letter per word")
-    return _Builder(question, tight, capacity).build(objective)
+    return _Builder(question, tight, capacity, unary).build(objective)
 
 
 Terms = list[tuple[int, int]]
@@ -166,8 +172,9 @@ Terms = list[tuple[int, int]]
 class _Builder:
     """Builds one question's counting relaxation, part by part (see the module's docstring)."""
 
-    def __init__(self, question: Question, tight: bool, capacity: bool = False) -> None:
+    def __init__(self, question: Question, tight: bool, capacity: bool = False, unary: bool = False) -> None:
         self.question = question
+        self.unary = unary
         self.board = question.board
         self.tight = tight
         self.capacity = neighbour_capacity(self.board) if capacity else None
@@ -212,6 +219,12 @@ class _Builder:
         the board's cells of that degree."""
         for letter in [*self.letters, OTHER]:
             for degree, cells in self.degrees.items():
+                if self.unary:
+                    order = self.model.new_vars(cells, f"c[{letter},{degree}]")
+                    for lower, higher in zip(order, order[1:]):
+                        self.model.add_clause([-higher, lower])
+                    self.counts[letter, degree] = [(var, 1) for var in order]
+                    continue
                 bits = self.model.new_vars(cells.bit_length(), f"c[{letter},{degree}]")
                 self.counts[letter, degree] = [(var, 1 << k) for k, var in enumerate(bits)]
         for degree, cells in self.degrees.items():
