@@ -21,7 +21,7 @@ from exactgrid.prove.drup import check_drup
 from exactgrid.question import load_instance
 
 FIT = Path(__file__).resolve().parents[1] / "instances" / "benchmarks" / "fit"
-DRATIFY, OURS = f"dratify {dratify.__version__}", checker_names()[0]
+OURS, DRATIFY = checker_names()
 
 
 def refutation(instance: str) -> tuple[list[list[int]], list[str]]:
@@ -42,7 +42,7 @@ def way(request, monkeypatch):
 
 
 def test_a_real_refutation_is_accepted_by_both_and_the_certificate_names_them():
-    assert checker_names() == (OURS, DRATIFY) and OURS.startswith("exactgrid.prove.drup ")
+    assert OURS.startswith("exactgrid.prove.drup ") and DRATIFY.startswith(f"dratify {dratify.__version__}")
     certificate = certify_refutation(load_instance(FIT / "3x3_top3.toml").question, time_limit=60)
     assert certificate.checked, certificate.detail
     assert certificate.checkers == (DRATIFY, OURS)
@@ -81,6 +81,28 @@ def test_with_any_one_lemma_dropped_the_checkers_agree():
     verdicts = [check_twice(clauses, without) for without in one_lemma_dropped(proof)]
     assert not any(checked.disagree for checked in verdicts)
     assert any(not checked.valid for checked in verdicts) and any(checked.valid for checked in verdicts)
+
+
+def test_dratify_s_two_engines_agree():
+    """With the ``certify`` extra, dratify checks in Rust (cdclkit-native): the same verdicts as
+    its pure-Python checker on a real proof and on it with each lemma dropped."""
+    from dratify import CNF, check_proof, parse_proof
+
+    if checkers.dratify_native() is None:
+        pytest.skip("cdclkit-native (the certify extra) is not installed")
+    assert DRATIFY.startswith(f"dratify {dratify.__version__} (native, cdclkit-native ")
+    clauses, proof = refutation("3x3_top3")
+    formula = CNF()
+    for clause in clauses:
+        formula.add_dimacs(clause)
+    verdicts = []
+    for lines in [proof, *one_lemma_dropped(proof)]:
+        steps = parse_proof("\n".join(lines))
+        python = check_proof(formula, steps, check_rat=False, engine="python")
+        native = check_proof(formula, steps, check_rat=False, engine="native")
+        assert (python.ok, python.failed_step) == (native.ok, native.failed_step)
+        verdicts.append(python.ok)
+    assert verdicts[0] and not all(verdicts)
 
 
 def test_a_disagreement_is_never_an_acceptance(monkeypatch):

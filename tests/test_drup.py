@@ -14,7 +14,7 @@ from pysat.solvers import Solver
 
 from exactgrid.cnf import compile_cnf
 from exactgrid.encode import encode
-from exactgrid.prove.drup import ProofCheck, check_drup, parse_proof_line
+from exactgrid.prove.drup import ProofCheck, check_drup, deletion_schedule, parse_proof_line
 from exactgrid.question import load_instance
 
 PROOF_SOLVERS = ("glucose4", "cadical195")
@@ -171,3 +171,20 @@ def test_the_compiled_checker_honours_its_deadline():
     proof = refutation(clauses, "cadical195")  # some 14,000 lines: more than one chunk between looks at the clock
     result = check_drup(clauses, proof, deadline=0.0, compiled=True)
     assert result.timed_out and not result.valid and result.reason.startswith("the time limit came at lemma")
+
+
+def test_deletions_are_honoured():
+    """A lemma that needs a clause the proof deleted is not implied (by either checker, nor by
+    dratify); a deletion naming no clause is passed over; a deleted duplicate leaves its twin."""
+    from exactgrid.prove.checkers import check_twice
+
+    xor = [[1, 2], [-1, 2], [1, -2], [-1, -2]]
+    assert both_checkers(xor, ["2 0", "0"]).valid
+    deleted = both_checkers(xor, ["d 2 1 0", "2 0", "0"])
+    assert not deleted.valid and deleted.reason == "lemma 1 (2) is not implied by unit propagation"
+    assert not check_twice(xor, ["d 2 1 0", "2 0", "0"]).valid
+    assert both_checkers(xor, ["d 3 1 0", "2 0", "0"]).valid
+    assert both_checkers([*xor, [2, 1]], ["d 1 2 0", "2 0", "0"]).valid
+    assert not both_checkers([*xor, [2, 1]], ["d 1 2 0", "d 1 2 0", "2 0", "0"]).valid
+    schedule = deletion_schedule(xor, [parse_proof_line(line) for line in ["d 1 2 0", "2 0", "d 2 0", "0"]])
+    assert schedule == [[0], [4]]  # the clause first, then the lemma "2" (position 4)

@@ -1,6 +1,6 @@
 """Every DRUP proof checked twice, by two checkers that share no code: exactgrid's own
-(:mod:`.drup`, which ignores deletions) and dratify's (a forward checker that honours them,
-differentially tested against drat-trim; asked for RUP only, as the proofs are DRUP). A proof
+(:mod:`.drup`) and dratify's (a forward checker differentially tested against drat-trim; asked
+for RUP only, as the proofs are DRUP). Both honour the proof's deletions. A proof
 is accepted only when both accept it; when one accepts and the other rejects, that is a bug in
 one of them, said loudly in the reason, never an acceptance.
 
@@ -112,9 +112,34 @@ def tally(total: Sequence[CheckerRun], runs: Sequence[CheckerRun]) -> tuple[Chec
 
 
 @cache
+def dratify_native() -> str | None:
+    """The version of dratify's Rust engine (``cdclkit-native``, the ``certify`` extra), registered
+    with dratify here when installed; None when dratify checks in pure Python. Same verdicts
+    (dratify's own tests hold its two engines to them); the Rust one checks a proof of a million
+    lemmas in about three minutes where the Python one needs more than half an hour
+    (docs/benchmarks.md, Prove)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    import dratify
+
+    try:
+        import cdclkit_native
+    except ImportError:
+        return None
+    if not hasattr(cdclkit_native, "check_proof"):  # pragma: no cover - another cdclkit-native
+        return None
+    if dratify.native_implementation() is None:
+        dratify.register_native(cdclkit_native)
+    try:
+        return version("cdclkit-native")
+    except PackageNotFoundError:  # pragma: no cover - imported from outside an installed distribution
+        return "(unknown version)"
+
+
+@cache
 def checker_names() -> tuple[str, str]:
     """The two checkers with their versions: (exactgrid's, marked "(compiled)" when it runs compiled;
-    dratify's)."""
+    dratify's, with its Rust engine's version when it runs natively)."""
     from importlib.metadata import PackageNotFoundError, version
 
     import dratify
@@ -124,7 +149,9 @@ def checker_names() -> tuple[str, str]:
     except PackageNotFoundError:  # pragma: no cover - run from a source tree that is not installed
         ours = "(not installed)"
     how = " (compiled)" if compiled_available() else ""
-    return f"exactgrid.prove.drup {ours}{how}", f"dratify {dratify.__version__}"
+    native = dratify_native()
+    theirs = f"dratify {dratify.__version__}" + (f" (native, cdclkit-native {native})" if native else "")
+    return f"exactgrid.prove.drup {ours}{how}", theirs
 
 
 def check_with_exactgrid(clauses: Sequence[Sequence[int]], proof: Sequence[str],
@@ -157,7 +184,7 @@ def check_with_dratify(clauses: Sequence[Sequence[int]], proof: Sequence[str], d
     step: solvers write none when unit propagation alone refutes what they were given, and
     exactgrid's checker asks the same of such a proof (the empty clause must be RUP at the end).
     """
-    from dratify import CNF, DRATChecker, parse_proof
+    from dratify import CNF, DRATChecker, check_proof, parse_proof
     from dratify.lits import to_dimacs
 
     started = time.monotonic()
@@ -169,7 +196,12 @@ def check_with_dratify(clauses: Sequence[Sequence[int]], proof: Sequence[str], d
         steps.append(("a", ()))
     name = checker_names()[1]
     try:
-        result = DRATChecker(formula, check_rat=False).check(_steps_until(steps, deadline))
+        if deadline is not None and time.monotonic() > deadline:
+            raise _TimeUp("the time limit came before the first step")
+        if dratify_native() is not None:  # Rust: no clock inside, so a long proof runs in a child (check_twice)
+            result = check_proof(formula, steps, check_rat=False, engine="native")
+        else:
+            result = DRATChecker(formula, check_rat=False).check(_steps_until(steps, deadline))
     except _TimeUp as exc:
         return CheckerRun(name, False, time.monotonic() - started, False, str(exc))
     reason = result.reason
@@ -192,7 +224,11 @@ def check_twice(clauses: Sequence[Sequence[int]], proof: Sequence[str], deadline
     Returns a :class:`DoubleCheck` with each checker's verdict (dratify's first); it is valid
     only when both accepted. A malformed proof line raises ValueError.
     """
-    if sum(not line.startswith("d") for line in proof) < PARALLEL_FROM_LEMMAS or usable_cores() < 2:
+    long = sum(not line.startswith("d") for line in proof) >= PARALLEL_FROM_LEMMAS
+    # dratify's Rust engine has no clock: a long proof under a deadline goes to a child, killed at
+    # the deadline, even on one core
+    alone = usable_cores() < 2 and (deadline is None or dratify_native() is None)
+    if not long or alone:
         theirs = check_with_dratify(clauses, proof, deadline)
         ours, lemmas = check_with_exactgrid(clauses, proof, deadline)
         return DoubleCheck((theirs, ours), lemmas)

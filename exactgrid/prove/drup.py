@@ -7,11 +7,14 @@ the clauses before it: assigning every literal of the lemma false and propagatin
 reaches a conflict. The last lemma is the empty clause, so the formula is unsatisfiable. This
 module checks that forward, sharing no code with any solver or with the encoder.
 
-Deletions are read and ignored. That is sound for RUP: every clause kept is an original clause
-or a lemma already shown to follow from them, so keeping it can only make the formula stronger
-by consequences of itself (a RAT step, which would need deletions, is not accepted). Keeping
-them also lets the unit clauses found at the top level only grow, so propagation there is done
-once, incrementally, and each lemma costs only its own temporary assignments.
+Deletions are honoured, as drat-trim and dratify honour them: a deleted clause is not used
+again (a deletion that names no clause is passed over). Deleting can only make a lemma harder to
+derive, never easier, so it cannot make a wrong proof pass; without it, a proof of a million
+lemmas would be checked against every clause the solver ever learnt, which took more than
+half an hour where honouring the deletions takes two minutes (docs/benchmarks.md, Prove). The
+unit clauses found at the top level stay assigned when a clause behind them is deleted (each
+follows from the formula, whatever happens to the clause that showed it), so propagation there
+is done once, incrementally, and each lemma costs only its own temporary assignments.
 
 The same checker, compiled with numba (:mod:`exactgrid.prove.drup_compiled`), checks the proofs
 when numba is installed: 29 and 38 times faster on the proofs measured (docs/benchmarks.md),
@@ -58,14 +61,41 @@ def parse_proof_line(line: str | Sequence[int]) -> tuple[bool, tuple[int, ...]]:
     return deletion, tuple(numbers[:-1])
 
 
+def deletion_schedule(clauses: Sequence[Sequence[int]], steps: Iterable[tuple[bool, tuple[int, ...]]],
+                      ) -> list[list[int]]:
+    """For each lemma of ``steps`` (as :func:`parse_proof_line` reads them), the clauses the proof
+    deletes before it, by position (the formula's clauses, then the lemmas, in order); a
+    deletion names the latest clause not yet deleted with the same literals, and one that names
+    none is passed over."""
+    live: dict[frozenset[int], list[int]] = {}
+    for position, clause in enumerate(clauses):
+        live.setdefault(frozenset(clause), []).append(position)
+    schedule: list[list[int]] = []
+    pending: list[int] = []
+    position = len(clauses)
+    for deletion, lits in steps:
+        key = frozenset(lits)
+        if deletion:
+            same = live.get(key)
+            if same:
+                pending.append(same.pop())
+            continue
+        schedule.append(pending)
+        pending = []
+        live.setdefault(key, []).append(position)
+        position += 1
+    return schedule
+
+
 class _Propagator:
     """Clauses with two watched literals, a top-level trail that only grows, and temporary
     assignments for checking one lemma at a time."""
 
     def __init__(self) -> None:
         self.value: dict[int, bool] = {}  # variable -> value
-        self.clauses: list[list[int]] = []
+        self.clauses: dict[int, list[int]] = {}  # position -> the watched clause's literals
         self.watches: dict[int, list[int]] = {}  # literal -> clauses watching it (visited when it turns false)
+        self.deleted: set[int] = set()
         self.trail: list[int] = []
         self.conflict = False  # the top level itself is refuted
 
@@ -77,8 +107,13 @@ class _Propagator:
         self.value[abs(lit)] = lit > 0
         self.trail.append(lit)
 
-    def add(self, clause: Sequence[int]) -> None:
-        """Add a clause at the top level and propagate what it forces."""
+    def delete(self, position: int) -> None:
+        """Delete the clause at ``position``: it is not visited again (a unit or a clause
+        satisfied at the top level was never watched, and its assignments stay)."""
+        self.deleted.add(position)
+
+    def add(self, clause: Sequence[int], position: int) -> None:
+        """Add the clause at ``position`` at the top level and propagate what it forces."""
         if self.conflict:
             return
         lits = list(dict.fromkeys(clause))
@@ -94,10 +129,9 @@ class _Propagator:
             return
         # watch two open literals; the clause is only visited when one of them turns false
         ordered = open_lits + [lit for lit in lits if lit not in open_lits]
-        index = len(self.clauses)
-        self.clauses.append(ordered)
+        self.clauses[position] = ordered
         for lit in ordered[:2]:
-            self.watches.setdefault(lit, []).append(index)
+            self.watches.setdefault(lit, []).append(position)
 
     def propagate(self, start: int) -> bool:
         """Unit propagation of the trail from ``start``; False on a conflict."""
@@ -107,7 +141,9 @@ class _Propagator:
             head += 1
             watching = self.watches.get(false_lit, [])
             kept = []
-            for position, index in enumerate(watching):
+            for place, index in enumerate(watching):
+                if index in self.deleted:  # unwatched here for good
+                    continue
                 clause = self.clauses[index]
                 if clause[0] == false_lit:
                     clause[0], clause[1] = clause[1], clause[0]
@@ -122,7 +158,7 @@ class _Propagator:
                     continue
                 kept.append(index)
                 if self.truth(other) is False:
-                    kept.extend(watching[position + 1:])
+                    kept.extend(watching[place + 1:])
                     self.watches[false_lit] = kept
                     return False
                 self.assign(other)
@@ -193,14 +229,18 @@ def _deletions_before(steps: Sequence[tuple[bool, tuple[int, ...]]]) -> list[int
 def _check_in_python(clauses: Iterable[Sequence[int]], steps: Sequence[tuple[bool, tuple[int, ...]]],
                      deadline: float | None) -> ProofCheck:
     """:func:`check_drup` by :class:`_Propagator`."""
+    clauses = list(clauses)
+    schedule = deletion_schedule(clauses, steps)
     state = _Propagator()
-    for clause in clauses:
-        state.add(clause)
+    for position, clause in enumerate(clauses):
+        state.add(clause, position)
     lemmas = deletions = 0
     for deletion, lits in steps:
         if deletion:
             deletions += 1
             continue
+        for position in schedule[lemmas]:
+            state.delete(position)
         lemmas += 1
         if deadline is not None and lemmas % 256 == 0 and time.monotonic() > deadline:
             return _timed_out(lemmas, deletions)
@@ -208,7 +248,7 @@ def _check_in_python(clauses: Iterable[Sequence[int]], steps: Sequence[tuple[boo
             return _not_implied(lemmas, deletions, lits)
         if not lits:
             return ProofCheck(True, lemmas, deletions)
-        state.add(lits)
+        state.add(lits, len(clauses) + lemmas - 1)
     if state.implies(()):  # a solver writes no lemma when unit propagation alone refutes the clauses
         return ProofCheck(True, lemmas, deletions)
     return ProofCheck(False, lemmas, deletions, "the proof never derives the empty clause")
@@ -222,7 +262,7 @@ def _check_compiled(clauses: list[Sequence[int]], steps: Sequence[tuple[bool, tu
 
     lemma_list = [lits for deletion, lits in steps if not deletion]
     before = _deletions_before(steps)
-    checker = CompiledChecker(clauses, lemma_list)
+    checker = CompiledChecker(clauses, lemma_list, deletion_schedule(clauses, steps))
     base = checker.lemma_base
     for begin in range(0, checker.size, CHUNK):
         if begin > base and deadline is not None and time.monotonic() > deadline:

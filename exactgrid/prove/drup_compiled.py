@@ -15,9 +15,11 @@ Layout, all flat arrays so that numba compiles it whole:
 * two watched literals per clause, at the first two places of its stretch; the clauses
   watching a literal are a linked list through ``next_watch`` (entry ``2 * clause + slot``),
   so a watch moves without any list to grow;
-* ``value[code]``: 1 true, -1 false, 0 open; the top-level trail only grows (deletions are
-  read and ignored, as in the pure-Python checker), and each lemma's check assigns and then
-  undoes its own literals.
+* ``value[code]``: 1 true, -1 false, 0 open; the top-level trail only grows, and each lemma's
+  check assigns and then undoes its own literals;
+* ``alive[clause]``: 0 once the proof deleted it (before lemma c, the clauses
+  ``deleted[deleted_from[c]:deleted_from[c + 1]]``, from :func:`~exactgrid.prove.drup.deletion_schedule`);
+  a deleted clause's watches are unlinked when propagation next meets them.
 
 The driver checks a range of clauses per call, so that the caller can look at the clock
 between calls (numba code cannot be interrupted).
@@ -57,7 +59,7 @@ def _assign(code, value, trail, meta):
 
 
 @njit(cache=True, nogil=True)
-def _propagate(start, lits, starts, lengths, head, next_watch, value, trail, meta):
+def _propagate(start, lits, starts, lengths, head, next_watch, value, trail, meta, alive):
     """Unit propagation of the trail from ``start``: the clause it falsifies (-1: none)."""
     position = start
     while position < meta[TRAIL]:
@@ -68,6 +70,13 @@ def _propagate(start, lits, starts, lengths, head, next_watch, value, trail, met
         while entry != -1:
             following = next_watch[entry]
             clause = entry >> 1
+            if not alive[clause]:  # deleted by the proof: unlink its watch here for good
+                if previous == -1:
+                    head[false_code] = following
+                else:
+                    next_watch[previous] = following
+                entry = following
+                continue
             slot = entry & 1
             first = starts[clause]
             other = lits[first + 1 - slot]
@@ -99,7 +108,7 @@ def _propagate(start, lits, starts, lengths, head, next_watch, value, trail, met
 
 
 @njit(cache=True, nogil=True)
-def _add(clause, lits, starts, lengths, head, next_watch, value, trail, meta):
+def _add(clause, lits, starts, lengths, head, next_watch, value, trail, meta, alive):
     """Add a clause at the top level and propagate what it forces."""
     if meta[CONFLICT] >= 0:
         return
@@ -117,7 +126,7 @@ def _add(clause, lits, starts, lengths, head, next_watch, value, trail, meta):
     elif n_open == 1:  # a unit at the top level: assigned for good, never watched
         mark = meta[TRAIL]
         _assign(lits[first], value, trail, meta)
-        meta[CONFLICT] = _propagate(mark, lits, starts, lengths, head, next_watch, value, trail, meta)
+        meta[CONFLICT] = _propagate(mark, lits, starts, lengths, head, next_watch, value, trail, meta, alive)
     else:
         for slot in range(2):
             entry = 2 * clause + slot
@@ -126,7 +135,7 @@ def _add(clause, lits, starts, lengths, head, next_watch, value, trail, meta):
 
 
 @njit(cache=True, nogil=True)
-def _implies(clause, lits, starts, lengths, head, next_watch, value, trail, meta):
+def _implies(clause, lits, starts, lengths, head, next_watch, value, trail, meta, alive):
     """Whether assigning every literal of the clause false propagates to a conflict."""
     if meta[CONFLICT] >= 0:
         return True
@@ -139,7 +148,7 @@ def _implies(clause, lits, starts, lengths, head, next_watch, value, trail, meta
     for k in range(first, end):
         if value[lits[k]] == 0:
             _assign(lits[k] ^ 1, value, trail, meta)
-    falsified = _propagate(mark, lits, starts, lengths, head, next_watch, value, trail, meta)
+    falsified = _propagate(mark, lits, starts, lengths, head, next_watch, value, trail, meta, alive)
     for place in range(mark, meta[TRAIL]):
         value[trail[place]] = 0
         value[trail[place] ^ 1] = 0
@@ -148,27 +157,34 @@ def _implies(clause, lits, starts, lengths, head, next_watch, value, trail, meta
 
 
 @njit(cache=True, nogil=True)
-def check_range(begin, end, kind, lits, starts, lengths, head, next_watch, value, trail, meta):
+def check_range(begin, end, kind, lits, starts, lengths, head, next_watch, value, trail, meta, alive,
+                deleted, deleted_from):
     """Check clauses ``begin`` to ``end`` in order: an original clause is added; a lemma must be
-    implied, then is added. Returns the first lemma that is not implied (-1: none), and the
-    first empty lemma, which ends the proof (-1: none)."""
+    implied, then is added. Before clause c, the clauses ``deleted[deleted_from[c]:deleted_from[c
+    + 1]]`` are deleted. Returns the first lemma that is not implied (-1: none), and the first
+    empty lemma, which ends the proof (-1: none)."""
     for clause in range(begin, end):
+        for k in range(deleted_from[clause], deleted_from[clause + 1]):
+            alive[deleted[k]] = 0
         what = kind[clause]
         if what >= ORIGINAL_TAUTOLOGY:  # a tautology, of the formula or of the proof
             continue
         if what == LEMMA:
-            if not _implies(clause, lits, starts, lengths, head, next_watch, value, trail, meta):
+            if not _implies(clause, lits, starts, lengths, head, next_watch, value, trail, meta, alive):
                 return clause, -1
             if lengths[clause] == 0:
                 return -1, clause
-        _add(clause, lits, starts, lengths, head, next_watch, value, trail, meta)
+        _add(clause, lits, starts, lengths, head, next_watch, value, trail, meta, alive)
     return -1, -1
 
 
 class CompiledChecker:
     """The checker's arrays for one formula and proof (see the module's docstring)."""
 
-    def __init__(self, clauses: Sequence[Sequence[int]], lemmas: Sequence[Sequence[int]]) -> None:
+    def __init__(self, clauses: Sequence[Sequence[int]], lemmas: Sequence[Sequence[int]],
+                 deletions: Sequence[Sequence[int]] | None = None) -> None:
+        """``deletions``: for each lemma, the clauses (indices, formula's then lemmas') the proof
+        deletes before it; None: deletions ignored."""
         self.size = len(clauses) + len(lemmas)
         kind = np.empty(self.size, dtype=np.int8)
         lengths = np.empty(self.size, dtype=np.int64)
@@ -196,11 +212,20 @@ class CompiledChecker:
         self.trail = np.zeros(variables + 1, dtype=np.int64)
         self.meta = np.array([0, -1], dtype=np.int64)
         self.lemma_base = len(clauses)
+        self.alive = np.ones(self.size, dtype=np.int8)
+        counts = np.zeros(self.size + 1, dtype=np.int64)
+        flat_deleted: list[int] = []
+        for index, before in enumerate(deletions or ()):
+            counts[self.lemma_base + index + 1] = len(before)
+            flat_deleted.extend(before)
+        self.deleted_from = np.cumsum(counts)
+        self.deleted = np.array(flat_deleted, dtype=np.int64)
 
     def check(self, begin: int, end: int) -> tuple[int, int]:
         """:func:`check_range` on this checker's arrays."""
         failed, empty = check_range(begin, end, self.kind, self.lits, self.starts, self.lengths, self.head,
-                                    self.next_watch, self.value, self.trail, self.meta)
+                                    self.next_watch, self.value, self.trail, self.meta, self.alive,
+                                    self.deleted, self.deleted_from)
         return int(failed), int(empty)
 
     @property
