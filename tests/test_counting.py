@@ -120,6 +120,10 @@ def test_the_bound_command():
                                          "IDAHO:exact", "--shape", "3x3", "--certify", "--time-limit", "600"])
     expected = "\ncertified: 0 cores, 0 word count cores, 0 renamed copies"
     assert certified.exit_code == 1 and expected in certified.output, certified.output
+    no_time = CliRunner().invoke(cli, ["bound", "ILLINOIS:exact", "OHIO:exact", "UTAH:exact", "IOWA:exact",
+                                       "IDAHO:exact", "--shape", "3x3", "--certify", "--time-limit", "600",
+                                       "--certify-time-limit", "0"])  # the proofs' time is their own
+    assert no_time.exit_code == 1 and "\nnot certified: " in no_time.output, no_time.output
     nocal = CliRunner().invoke(cli, ["bound", "--award", "NOCAL", "--forbid", "TX", "--shape", "2x2",
                                      "--time-limit", "30", "--json"])
     assert json.loads(nocal.output)["total"] == 330_759_736 - 39_538_223 - 29_145_505, nocal.output

@@ -44,7 +44,11 @@ if TYPE_CHECKING:
 @click.option("--time-limit", type=Seconds(), default=60.0, show_default=True, metavar="SECONDS")
 @click.option("--certify", is_flag=True,
               help="With --method cores: refute each core and 'score above the bound' again with DRUP proofs "
-                   "that exactgrid.prove.drup and dratify both check (within another --time-limit).")
+                   "that exactgrid.prove.drup and dratify both check, within --certify-time-limit after "
+                   "the bound.")
+@click.option("--certify-time-limit", type=Seconds(), default=None, metavar="SECONDS",
+              help="Time for --certify's proofs (default: --time-limit again). A 5x5 bound's proofs have a "
+                   "million lemmas or more: minutes, with the certify extra.")
 @click.option("--cores-per-round", type=click.IntRange(1, 50), default=1, show_default=True, metavar="N",
               help="After a new core, look for more (with pairs disjoint from it) in the same solution.")
 @click.option("--triples", is_flag=True,
@@ -69,8 +73,9 @@ def bound_command(ctx: click.Context, requirements: tuple[str, ...], optional: t
                   forbid: tuple[str, ...], min_score: int | None, min_count: int | None, cells: str | None,
                   shape: str, moves: str, budget: int, words: str | None, checklist_path: str | None,
                   award: tuple[str, ...], water_borders: bool, method: str, backend: str | None, time_limit: float,
-                  certify: bool, cores_per_round: int, triples: bool, exact: bool, exact_seconds: float,
-                  workers: int | None, scheduler: str | None, progress: bool | None, as_json: bool) -> None:
+                  certify: bool, certify_time_limit: float | None, cores_per_round: int, triples: bool,
+                  exact: bool, exact_seconds: float, workers: int | None, scheduler: str | None,
+                  progress: bool | None, as_json: bool) -> None:
     """An upper bound on the best score of any grid holding the REQUIREMENTs (default: no
     requirement, every word scored), or DOES NOT FIT by counting, from the counting relaxation
     (letter counts, letter pairs, degrees) cut by pair/count cores. Forbidden words are not
@@ -90,8 +95,9 @@ def bound_command(ctx: click.Context, requirements: tuple[str, ...], optional: t
                               cells=[read_cells(cells)] if cells is not None else [], allow_empty=True)
     if scheduler is None and workers is not None:
         workers = clamped_workers(workers)  # the notice on stderr, as every command gives it
-    with Progress("bound", time_limit, progress, "no bound yet") as shown:
-        answer = bound(question, time_left(time_limit), certify=certify, certify_seconds=time_limit, triples=triples,
+    certifying = time_limit if certify_time_limit is None else certify_time_limit
+    with Progress("bound", time_limit + (certifying if certify else 0.0), progress, "no bound yet") as shown:
+        answer = bound(question, time_left(time_limit), certify=certify, certify_seconds=certifying, triples=triples,
                        cores_per_round=cores_per_round, workers=workers, exact=exact, exact_seconds=exact_seconds,
                        method=method, backend=backend, scheduler=scheduler, checklist=checklist_path, awards=award,
                        water_borders=True if water_borders else None, on_progress=shown.event)
