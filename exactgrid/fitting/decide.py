@@ -327,8 +327,8 @@ def _refuted_by_cores(question: Question, time_limit: float | None) -> CoreRefut
 
 
 def _relaxation() -> str:
-    """How the counting loop solves its relaxation: HiGHS when installed (an LP reasons about
-    counts, which CDCL does poorly: docs/benchmarks.md, Prove), else the SAT backend."""
+    """How the counting loop solves its relaxation: HiGHS when installed, else the SAT backend
+    (on unary counts, about as fast on the benchmarks measured: docs/benchmarks.md, Prove)."""
     try:
         import highspy  # noqa: F401
     except ImportError:
