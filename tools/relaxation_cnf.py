@@ -21,15 +21,17 @@ from pysat.solvers import Solver
 
 from exactgrid.backends.sat import solve_in_chunks
 from exactgrid.cnf import compile_cnf
-from exactgrid.prove.bound import _with_awards
 from exactgrid.prove.checkers import check_twice
 from exactgrid.prove.counting import counting_model
-from exactgrid.question import Question
+from exactgrid.question import Question, checklist_question, choose_checklist
 
 
 def relaxation_clauses(awards: list[str], at_least: int, unary: bool) -> list[list[int]]:
     """The relaxation of the 5x5 all-state question under ``awards``, with "score >= at_least"."""
-    question = _with_awards(Question().but(optional="all"), None, awards, None)
+    question = Question().but(optional="all")
+    checklist = choose_checklist(None, awards)
+    if checklist is not None:
+        question = checklist_question(question, checklist)
     model = counting_model(question, objective=True, capacity=True, unary=unary).model
     objective, model.objective = model.objective, None
     assert objective is not None

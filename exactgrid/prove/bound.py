@@ -289,8 +289,8 @@ class _BoundRun:
         if not self.settings.certify or interrupted or cutter is None:
             return result
         try:
-            return confirm_bound(result, self.question, cutter.placement, self.settings.certify_seconds,
-                                 self.checker, capacity=self.settings.capacity)
+            return confirm_bound(result, self.question, self.settings.certify_seconds, self.checker,
+                                 capacity=self.settings.capacity)
         except KeyboardInterrupt as exc:
             stopped = interruption(exc)
             return replace(result, confirmation=f"not certified: interrupted ({stopped})", stopped_by=stopped)

@@ -30,7 +30,7 @@ from ..wording import plural
 from .answers import BoundAnswer, CoreRefutation
 from .checkers import CheckerRun, DoubleCheck, check_twice, tally
 from .cores import core_cut
-from .counting import OTHER, counting_model
+from .counting import OTHER, CountingModel, counting_model
 from .exact import CountCheck, WordCore
 from .placement import Core, Placement
 
@@ -136,13 +136,13 @@ def certify_counting(question: Question, counted: CoreRefutation,
     if counted.status != "refuted":
         return Certificate(False, method, detail="counting did not refute this question")
     counting = counting_model(question, objective=False, tight=False, unary=True)
-    exact: list[CountCheck] = []  # the question's exact model, made for the first word count core
+    exact = _ExactModel(question, set(counting.cells))
     lemmas = clauses = 0
     runs: tuple[CheckerRun, ...] = ()
     cuts: list[list[int]] = []
     try:
         for index, core in enumerate(counted.cuts, 1):
-            base, units = _core_clauses(question, counting.cells, core, exact)
+            base, units = _core_clauses(question, core, exact)
             checked = refute_with_proof([*base, *units], deadline)
             runs = tally(runs, checked.runs if checked else ())
             if checked is None or not checked.valid:
@@ -150,13 +150,9 @@ def certify_counting(question: Question, counted: CoreRefutation,
                                    f"cut {index} of {len(counted.cuts)} ({core.text()[:60]}...): {_why(checked)}",
                                    runs)
             lemmas, clauses = lemmas + checked.lemmas, clauses + len(base)
-            cut = core_cut(counting, core)
-            if cut is None:  # pragma: no cover - a cut names the relaxation's own words, pairs and letters
-                raise AssertionError(f"cut {index} does not apply to the relaxation")
-            cuts.append(cut)
+            cuts.append(_cut(counting, core, index))
     finally:
-        for check in exact:
-            check.close()
+        exact.close()
     relaxed = compile_cnf(counting.model).clauses + cuts
     checked = refute_with_proof(relaxed, deadline)
     runs = tally(runs, checked.runs if checked else ())
@@ -167,17 +163,46 @@ def certify_counting(question: Question, counted: CoreRefutation,
                        checks=runs)
 
 
-def _core_clauses(question: Question, cells: Any, core: Core | WordCore,
-                  exact: list[CountCheck]) -> tuple[list[list[int]], list[list[int]]]:
+class _ExactModel:
+    """The question's exact model with letter counters, for word count cores: the one given, or
+    made when the first such core needs it (and closed by :meth:`close`); compiled to CNF once."""
+
+    def __init__(self, question: Question, letters: set[str], check: CountCheck | None = None) -> None:
+        self.question, self.letters = question, letters
+        self.check, self.made = check, False
+        self.clauses: list[list[int]] | None = None
+
+    def refutation(self, core: WordCore) -> tuple[list[list[int]], list[list[int]]]:
+        """The model's clauses and ``core``'s assumptions as unit clauses."""
+        if self.check is None:
+            self.check = CountCheck(self.question, self.letters | {OTHER}, words=bool(core.words))
+            self.made = True
+        if self.clauses is None:
+            self.clauses = compile_cnf(self.check.encoding.model).clauses
+        return self.clauses, [[lit] for lit in self.check.assumptions(core.words, core.at_most)]
+
+    def close(self) -> None:
+        """Close the model when it was made here."""
+        if self.made and self.check is not None:
+            self.check.close()
+
+
+def _core_clauses(question: Question, core: Core | WordCore,
+                  exact: _ExactModel) -> tuple[list[list[int]], list[list[int]]]:
     """The clauses that refute ``core`` and its assumptions as unit clauses: a word count core
-    on the question's exact model (made once, into ``exact``, for the caller to close), a
-    pair/count core on a placement model of its own letters and pairs."""
+    on the question's exact model, a pair/count core on a placement model of its own letters
+    and pairs."""
     if isinstance(core, WordCore):
-        if not exact:
-            exact.append(CountCheck(question, set(cells) | {OTHER}, words=bool(core.words)))
-        units = [[lit] for lit in exact[0].assumptions(core.words, core.at_most)]
-        return compile_cnf(exact[0].encoding.model).clauses, units
+        return exact.refutation(core)
     return placement_clauses(question.board, dict(question.fixed), core)
+
+
+def _cut(counting: CountingModel, core: Core | WordCore, index: int) -> list[int]:
+    """``core``'s clause in the relaxation (the ``index``-th cut)."""
+    cut = core_cut(counting, core)
+    if cut is None:  # pragma: no cover - a cut names the relaxation's own words, pairs and letters
+        raise AssertionError(f"cut {index} does not apply to the relaxation")
+    return cut
 
 
 def placement_clauses(board: Board, fixed: dict[int, str], core: Core) -> tuple[list[list[int]], list[list[int]]]:
@@ -192,7 +217,7 @@ def placement_clauses(board: Board, fixed: dict[int, str], core: Core) -> tuple[
         alone.close()
 
 
-def confirm_bound(answer: BoundAnswer, question: Question, placement: Placement, time_limit: float | None,
+def confirm_bound(answer: BoundAnswer, question: Question, time_limit: float | None,
                   exact: CountCheck | None = None, capacity: bool = True) -> BoundAnswer:
     """``answer`` with its ``confirmation`` and ``checkers``: every cut's core (``answer.cuts``,
     renamed copies included) refuted again, a pair/count core on a placement model of its own
@@ -214,7 +239,7 @@ def confirm_bound(answer: BoundAnswer, question: Question, placement: Placement,
         return replace(answer, confirmation="not certified: no bound to certify")
     lemmas = 0
     runs: tuple[CheckerRun, ...] = ()
-    for label, clauses in _bound_proofs(answer, question, placement, exact, capacity):
+    for label, clauses in _bound_proofs(answer, question, exact, capacity):
         checked = refute_with_proof(clauses, deadline)
         runs = tally(runs, checked.runs if checked else ())
         if checked is None or not checked.valid:
@@ -229,28 +254,19 @@ def confirm_bound(answer: BoundAnswer, question: Question, placement: Placement,
         f"step {CHECKED_BY} ({time.monotonic() - started:.2f} s; {', '.join(run.text() for run in runs)})"))
 
 
-def _bound_proofs(answer: BoundAnswer, question: Question, placement: Placement, exact: CountCheck | None,
+def _bound_proofs(answer: BoundAnswer, question: Question, exact: CountCheck | None,
                   capacity: bool) -> Iterator[tuple[str, list[list[int]]]]:
     """What :func:`confirm_bound` refutes, one at a time: (what it is, its clauses)."""
     counting = counting_model(question, objective=True, capacity=capacity, unary=True)
+    model = _ExactModel(question, set(counting.cells), exact)
     cuts = []
-    base: list[list[int]] | None = None
     for index, core in enumerate(dict.fromkeys(answer.cuts), 1):
-        if isinstance(core, WordCore):
-            assert exact is not None  # checked by the caller
-            base = base if base is not None else compile_cnf(exact.encoding.model).clauses
-            units = [[lit] for lit in exact.assumptions(core.words, core.at_most)]
-            yield f"word count core {index}", [*base, *units]
-        else:
-            clauses, units = placement_clauses(placement.board, placement.fixed, core)
-            yield f"core {index}", [*clauses, *units]
-        cut = core_cut(counting, core)
-        if cut is None:  # pragma: no cover - a cut names the relaxation's own words, pairs and letters
-            raise AssertionError(f"cut {index} does not apply to the relaxation")
-        cuts.append(cut)
-    model = counting.model
-    objective, model.objective = model.objective, None
+        base, units = _core_clauses(question, core, model)
+        yield f"{'word count core' if isinstance(core, WordCore) else 'core'} {index}", [*base, *units]
+        cuts.append(_cut(counting, core, index))
+    relaxed = counting.model
+    objective, relaxed.objective = relaxed.objective, None
     if answer.status != "refuted" and objective is not None:
-        model.add_linear(*objective, ">=", (answer.bound or 0) + 1)
+        relaxed.add_linear(*objective, ">=", (answer.bound or 0) + 1)
     claim = "the refutation" if answer.status == "refuted" else f"score >= {(answer.bound or 0) + 1:,}"
-    yield f"{claim} by counting", compile_cnf(model).clauses + cuts
+    yield f"{claim} by counting", compile_cnf(relaxed).clauses + cuts

@@ -95,7 +95,6 @@ class _Propagator:
         self.value: dict[int, bool] = {}  # variable -> value
         self.clauses: dict[int, list[int]] = {}  # position -> the watched clause's literals
         self.watches: dict[int, list[int]] = {}  # literal -> clauses watching it (visited when it turns false)
-        self.deleted: set[int] = set()
         self.trail: list[int] = []
         self.conflict = False  # the top level itself is refuted
 
@@ -110,7 +109,7 @@ class _Propagator:
     def delete(self, position: int) -> None:
         """Delete the clause at ``position``: it is not visited again (a unit or a clause
         satisfied at the top level was never watched, and its assignments stay)."""
-        self.deleted.add(position)
+        self.clauses.pop(position, None)
 
     def add(self, clause: Sequence[int], position: int) -> None:
         """Add the clause at ``position`` at the top level and propagate what it forces."""
@@ -142,9 +141,9 @@ class _Propagator:
             watching = self.watches.get(false_lit, [])
             kept = []
             for place, index in enumerate(watching):
-                if index in self.deleted:  # unwatched here for good
+                clause = self.clauses.get(index)
+                if clause is None:  # deleted: unwatched here for good
                     continue
-                clause = self.clauses[index]
                 if clause[0] == false_lit:
                     clause[0], clause[1] = clause[1], clause[0]
                 other = clause[0]

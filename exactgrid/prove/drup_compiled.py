@@ -182,9 +182,9 @@ class CompiledChecker:
     """The checker's arrays for one formula and proof (see the module's docstring)."""
 
     def __init__(self, clauses: Sequence[Sequence[int]], lemmas: Sequence[Sequence[int]],
-                 deletions: Sequence[Sequence[int]] | None = None) -> None:
+                 deletions: Sequence[Sequence[int]]) -> None:
         """``deletions``: for each lemma, the clauses (indices, formula's then lemmas') the proof
-        deletes before it; None: deletions ignored."""
+        deletes before it (:func:`~exactgrid.prove.drup.deletion_schedule`)."""
         self.size = len(clauses) + len(lemmas)
         kind = np.empty(self.size, dtype=np.int8)
         lengths = np.empty(self.size, dtype=np.int64)
@@ -215,7 +215,7 @@ class CompiledChecker:
         self.alive = np.ones(self.size, dtype=np.int8)
         counts = np.zeros(self.size + 1, dtype=np.int64)
         flat_deleted: list[int] = []
-        for index, before in enumerate(deletions or ()):
+        for index, before in enumerate(deletions):
             counts[self.lemma_base + index + 1] = len(before)
             flat_deleted.extend(before)
         self.deleted_from = np.cumsum(counts)
