@@ -91,7 +91,8 @@ def main() -> None:
     parser.add_argument("--counts", choices=["unary", "binary"], default="unary")
     parser.add_argument("--seconds", type=float, default=600.0)
     parser.add_argument("--proof", action="store_true", help="log CaDiCaL's DRUP proof and check it twice")
-    parser.add_argument("--exact", action="store_true", help="the exact model with the unary relaxation linked in")
+    parser.add_argument("--exact", action="store_true",
+                        help="the exact model with the unary relaxation linked in (--counts is then ignored)")
     args = parser.parse_args()
     started = time.monotonic()
     if args.exact:
