@@ -52,6 +52,15 @@ def interruption(exc: KeyboardInterrupt) -> str:
     return exc.args[0] if isinstance(exc, Terminated) else "Ctrl-C"
 
 
+def interruption_named(stopped_by: str) -> KeyboardInterrupt:
+    """The exception behind ``stopped_by`` (what :func:`interruption` gives, ``Ctrl-C`` or a stop
+    signal's name): work that caught an interruption to end early raises it again with this, so
+    that its caller stops too instead of going on to its next step."""
+    if stopped_by == "Ctrl-C":
+        return KeyboardInterrupt()
+    return Terminated(signal.Signals[stopped_by])
+
+
 def interruption_behind(exc: BaseException) -> KeyboardInterrupt | None:
     """The Ctrl-C or stop signal behind ``exc``, or None when none is.
 

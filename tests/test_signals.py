@@ -157,6 +157,20 @@ def test_timeout_command_leaves_no_orphan(tmp_path):
     assert len(seen) >= 2 and not survivors  # the exactgrid process and its kissat child
 
 
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_during_fits_local_search_ends_the_fit(signum, tmp_path):
+    """A stop signal while ``fit --local-search`` searches ends the fit, not only its search: the
+    search used to catch it, find no grid, and hand the backend the rest of the time limit."""
+    process = start_cli("fit", "--instance", str(HARD), "--no-counting", "--local-search", "900", "--time-limit",
+                        "1200", "--progress", stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                        env={**os.environ, "TMPDIR": str(tmp_path)})
+    wait_until_searching(process, "search")  # "trying first, then solving with ...": the search runs
+    code, out, survivors = stop(process, signum)
+    name = "Ctrl-C" if signum == signal.SIGINT else "SIGTERM"
+    assert code == 3 and f"interrupted ({name})" in out, out
+    assert not survivors
+
+
 CTRL_C_IN_A_CHUNK = """
 import json, signal
 from pysat.examples.genhard import PHP

@@ -20,6 +20,7 @@ from ..backends import Backend
 from ..fitting import FitAnswer, fit, verified_answer
 from ..inputs import check_seconds, clamp_workers_warning
 from ..question import Question
+from ..stopping import interruption_named, is_interruption
 from .kernel import require_numba
 from .problem import SearchProblem, SolveError, counts_every_word
 from .search import Schedule, SearchResult, search
@@ -48,7 +49,10 @@ def search_for_fit(question: Question, seconds: float, workers: int | None = Non
     """A FITS answer found by local search within ``seconds`` (scoring only the question's
     scoring words, so that its ``min_score`` is the search's), or None (none found, or a
     question the search cannot answer exactly: :func:`searchable`). ``schedule``: the
-    annealer's settings, :data:`FIT_SCHEDULE` unless given."""
+    annealer's settings, :data:`FIT_SCHEDULE` unless given. Ctrl-C or a stop signal that ends
+    the search before it finds a grid is raised again (``KeyboardInterrupt``, or
+    :class:`exactgrid.stopping.Terminated`), so that a caller such as :func:`exactgrid.fit` stops
+    too, rather than ask its backend for the rest of its time limit."""
     seconds = check_seconds(seconds)
     workers = clamp_workers_warning(workers)
     require_numba()
@@ -57,6 +61,8 @@ def search_for_fit(question: Question, seconds: float, workers: int | None = Non
     began = time.monotonic()
     found = first_grid_search(question, seconds, workers, seed, schedule)
     if found.best is None:
+        if is_interruption(found.stopped_by):
+            raise interruption_named(found.stopped_by)
         return None
     return verified_answer(found.best.grid, "search", question=question, backend="search",
                            seconds=time.monotonic() - began,
