@@ -273,3 +273,21 @@ def test_a_slice_runs_without_the_lock_that_the_watching_thread_reads_bests_unde
     worker.slice(200)
     assert free_inside == [True, True]
     assert worker.snapshot() == worker._bests()  # what the watching thread reads is the last slice's outcome
+
+
+def test_an_interruption_while_solve_seeks_its_first_grid_ends_the_solve(monkeypatch) -> None:
+    """With required words, solve first asks the SAT solver for a grid holding them; a Ctrl-C or
+    SIGTERM then made fit answer UNKNOWN (its contract), and solve used to search on for the whole
+    time limit. fit's interrupted answer is given here as fit gives it."""
+    import signal
+
+    import exactgrid.fitting as fitting
+    from exactgrid.stopping import Terminated
+
+    def interrupted(question: Question, *args: object, **kwargs: object) -> fitting.FitAnswer:
+        return fitting.FitAnswer.interrupted(question, "cadical", Terminated(signal.SIGTERM))
+
+    monkeypatch.setattr(fitting, "fit", interrupted)
+    answer = eg.solve(Question(eg.Board(3, 3), required=["OHIO"]), time_limit=120, workers=1)
+    assert answer.stopped_by == "SIGTERM" and answer.check is None
+    assert answer.stats.proposals == 0  # the search never began

@@ -18,7 +18,7 @@ from ..grid import Grid
 from ..inputs import InputError, check_seconds, clamp_workers_warning
 from ..question import Question, Verdict, checklist_question, choose_checklist
 from ..render.text import checklist_dict, checklist_table, score_dict, score_text, search_progress_line
-from ..stopping import interruption, is_interruption
+from ..stopping import interruption, interruption_named, is_interruption
 from ..verify import GridCheck, check_grid, checklist_verdict
 from ..wording import plural
 from .certify import WindowCertificate, certify
@@ -360,12 +360,15 @@ SEED_SHARE = 0.1
 def _feasible_start(question: Question, time_limit: float | None) -> str | None:
     """A grid with the required words and none of the forbidden ones, from the SAT solver, for
     the search to start from (annealing from random grids rarely meets a long required word,
-    such as PENNSYLVANIA); None if none comes in a tenth of the time (at most 10 s)."""
+    such as PENNSYLVANIA); None if none comes in a tenth of the time (at most 10 s). Ctrl-C or
+    a stop signal while the solver looks is raised again: the solve ends, not only the look."""
     from ..fitting import fit  # noqa: PLC0415 (the SAT layer only when there is something to require)
 
     seed = question.but(min_score=None, min_count=None, chains=(), optional=())
     limit = 10.0 if time_limit is None else min(10.0, SEED_SHARE * time_limit)
     answer = fit(seed, backend="cadical", time_limit=limit)
+    if is_interruption(answer.stopped_by):
+        raise interruption_named(answer.stopped_by or "")
     return answer.grid.letters if answer.grid is not None else None
 
 
