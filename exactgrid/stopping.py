@@ -61,6 +61,14 @@ def interruption_named(stopped_by: str) -> KeyboardInterrupt:
     return Terminated(signal.Signals[stopped_by])
 
 
+def raise_if_interrupted(stopped_by: str | None) -> None:
+    """Raise the interruption ``stopped_by`` names (an answer's, say), if it names one: for work
+    that asks a question and then goes on, so that a Ctrl-C or SIGTERM which ended the answer
+    ends the work too."""
+    if is_interruption(stopped_by):
+        raise interruption_named(stopped_by or "")
+
+
 def interruption_behind(exc: BaseException) -> KeyboardInterrupt | None:
     """The Ctrl-C or stop signal behind ``exc``, or None when none is.
 

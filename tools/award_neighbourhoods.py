@@ -38,6 +38,7 @@ from exactgrid.fitting.conflicts import award_conflict
 from exactgrid.grid import parse_grid
 from exactgrid.question import Question, Verdict
 from exactgrid.solving.neighbourhoods import around_walks, explore, keep_sets, lacking, nearest_walks
+from exactgrid.stopping import is_interruption
 
 
 def main() -> int:
@@ -77,12 +78,18 @@ def main() -> int:
             answer, area = explore(question, parse_grid(grid), kept, args.backend, args.question_seconds)
             told = f"keep {'+'.join(kept)}"
         print(f"{grid} {told} ({area.free} free): {answer.verdict.name} in {answer.seconds:.1f} s", flush=True)
+        if is_interruption(answer.stopped_by):
+            print(f"stopped by {answer.stopped_by}")
+            break
         if answer.verdict == Verdict.FITS:
             found = judge(answer.grid.letters, f"neighbourhood of {grid}")
             print(f"FITS: {found.grid} {found.score:,} ({found.states} states) earns {' '.join(found.awards)}")
             return 0
         if args.name_conflicts and answer.verdict == Verdict.DOES_NOT_FIT:
-            conflict, checked = name_conflict(area.fixed, args)
+            conflict, checked, stopped_by = name_conflict(area.fixed, args)
+            if is_interruption(stopped_by):
+                print(f"stopped by {stopped_by}")
+                break
             named[conflict] += 1
             if checked is not None:
                 certified[checked] += 1
@@ -113,9 +120,10 @@ def neighbourhoods(grid: str, hard: tuple[str, ...],
     return list(sets)
 
 
-def name_conflict(fixed: dict[int, str], args: argparse.Namespace) -> tuple[str, bool | None]:
+def name_conflict(fixed: dict[int, str], args: argparse.Namespace) -> tuple[str, bool | None, str | None]:
     """The awards that conflict with these fixed cells, printed, as one line; with
-    ``--certify``, also whether its refutation is certified (None: not asked)."""
+    ``--certify``, also whether its refutation is certified (None: not asked); and what stopped
+    the search for them (the answer's ``stopped_by``)."""
     answer = award_conflict(Question(fixed=fixed), args.awards, backend=args.backend,
                             time_limit=args.question_seconds * (len(args.awards) + 1) + (args.certify or 0),
                             question_seconds=args.question_seconds, counting=False, certify=bool(args.certify))
@@ -126,7 +134,7 @@ def name_conflict(fixed: dict[int, str], args: argparse.Namespace) -> tuple[str,
     if certificate is not None:
         print(f"  {certificate.text()}", flush=True)
     certified = None if not args.certify else certificate is not None and certificate.checked
-    return (conflict if answer.minimal else f"{conflict} (not shown minimal)"), certified
+    return (conflict if answer.minimal else f"{conflict} (not shown minimal)"), certified, answer.stopped_by
 
 
 if __name__ == "__main__":

@@ -28,6 +28,7 @@ from exactgrid.awards import chain_completions, default_checklist
 from exactgrid.question import Question, checklist_question, choose_checklist
 from exactgrid.solving.fitting import first_grid_search
 from exactgrid.solving.search import warm_up
+from exactgrid.stopping import interruption, raise_if_interrupted
 
 
 def routes_of(awards: tuple[str, ...], most: int) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
@@ -47,6 +48,7 @@ def search_route(awards: tuple[str, ...], route: tuple[str, ...], seconds: float
     began = time.monotonic()
     found = first_grid_search(question, seconds, workers=1, seed=seed, start=start)
     taken = time.monotonic() - began
+    raise_if_interrupted(found.stopped_by)  # Ctrl-C ends the tool, not only this route's search
     if found.best is not None:
         return True, str(found.best.grid), taken
     return False, None if found.closest is None else str(found.closest), taken
@@ -74,18 +76,21 @@ def main() -> None:
     print("| # | route | s | grid | met | lacks (required) |")
     print("|---:|---|---:|---|---|---|", flush=True)
     met_any = []
-    for i, route in mine:
-        met, grid, taken = search_route(awards, route, args.seconds, args.seed, args.start)
-        lacks, earned = "", ""
-        if grid is not None:
-            answer = check(grid, only=awards)
-            earned = " ".join(r.key for r in answer.checklist.items if r.passed)
-            lacks = " ".join(s for s in (*required, *route) if s not in answer.score.words)
-            met = met and all(r.passed for r in answer.checklist.items)
-            if met:
-                met_any.append(grid)
-        print(f"| {i} | {' '.join(route)} | {taken:.1f} | `{grid}` | {'**all**' if met else earned} | {lacks} |",
-              flush=True)
+    try:
+        for i, route in mine:
+            met, grid, taken = search_route(awards, route, args.seconds, args.seed, args.start)
+            lacks, earned = "", ""
+            if grid is not None:
+                answer = check(grid, only=awards)
+                earned = " ".join(r.key for r in answer.checklist.items if r.passed)
+                lacks = " ".join(s for s in (*required, *route) if s not in answer.score.words)
+                met = met and all(r.passed for r in answer.checklist.items)
+                if met:
+                    met_any.append(grid)
+            print(f"| {i} | {' '.join(route)} | {taken:.1f} | `{grid}` | {'**all**' if met else earned} | {lacks} |",
+                  flush=True)
+    except KeyboardInterrupt as exc:
+        print(f"\nstopped by {interruption(exc)}")
     print(f"\n{len(met_any)} of {len(mine)} routes gave a grid meeting {' '.join(awards)}"
           + (f": {', '.join(met_any)}" if met_any else ""))
 

@@ -41,6 +41,7 @@ from exactgrid.grid import parse_grid
 from exactgrid.question import Question, Verdict, checklist_question, choose_checklist
 from exactgrid.solving import solve
 from exactgrid.solving.neighbourhoods import around_walks, explore, keep_sets, lacking
+from exactgrid.stopping import is_interruption
 
 SEVEN = ("20S", "200M", "PA", "M8", "4C", "NOCAL", "C2C")
 KNOWN_GRIDS = {
@@ -106,10 +107,21 @@ class Clock:
 
     began: float
     minutes: float
+    stopped_by: str | None = None
+    """Ctrl-C (or a stop signal) that ended an answer: every phase then ends, and the report
+    shows what was done."""
 
     def until(self, share_end: float) -> float:
-        """Seconds left until ``share_end`` (a fraction of the whole run) has passed."""
+        """Seconds left until ``share_end`` (a fraction of the whole run) has passed (none once
+        an interruption ended an answer)."""
+        if self.stopped_by is not None:
+            return 0.0
         return self.began + share_end * self.minutes * 60 - time.monotonic()
+
+    def heard(self, stopped_by: str | None) -> None:
+        """Note what stopped an answer, when it was an interruption."""
+        if is_interruption(stopped_by):
+            self.stopped_by = stopped_by
 
 
 # --------------------------------------------------------------------------- 1. search
@@ -130,6 +142,7 @@ def search_phase(clock: Clock, end: float, round_seconds: float) -> SearchLog:
     while (left := clock.until(end)) > 20:
         wall, cpu = time.monotonic(), cpu_seconds()
         answer = solve(awards=SEVEN, time_limit=min(round_seconds, left), workers=1, seed=seed, start=start)
+        clock.heard(answer.stopped_by)
         grid = answer.check.grid.letters if answer.check is not None else answer.closest
         if grid is None:
             break
@@ -185,6 +198,7 @@ def neighbourhood_phase(clock: Clock, end: float, grids: list[Judged], free: tup
             answer, _ = explore(question, parse_grid(grid.grid), (), backend, per_question, free=area)
         else:
             answer, _ = explore(question, parse_grid(grid.grid), area, backend, per_question)
+        clock.heard(answer.stopped_by)
         asked, refuted, unknown = log.by_grid.get(grid.grid, (0, 0, 0))
         log.asked += 1
         if answer.verdict == Verdict.FITS:
@@ -214,6 +228,7 @@ def six_phase(clock: Clock, end: float) -> list[tuple[tuple[str, ...], Judged | 
             continue
         wall, cpu = time.monotonic(), cpu_seconds()
         answer = solve(awards=six, time_limit=seconds, workers=1, seed=11)
+        clock.heard(answer.stopped_by)
         best = judge(answer.check.grid.letters, "solve " + " ".join(six)) if answer.check is not None else None
         out.append((six, best, time.monotonic() - wall, cpu_seconds() - cpu))
     return out
@@ -233,6 +248,7 @@ def chain_phase(clock: Clock, end: float, per_question: float, backend: str,
     while queue and clock.until(end) > per_question:
         prefix = queue.pop(0)
         answer = fit(seven_question(awards, prefix), backend, per_question, counting=False, certify=certify)
+        clock.heard(answer.stopped_by)
         backing = answer.backend
         if answer.verdict == Verdict.DOES_NOT_FIT:
             certificate = answer.certificate
@@ -331,6 +347,8 @@ def main() -> None:
     near = neighbourhood_phase(clock, ends[1], pool, tuple(args.free), args.question_seconds, args.backend)
     sixes = six_phase(clock, ends[2])
     chains = chain_phase(clock, ends[3], args.chain_seconds, args.backend, args.certify)
+    if clock.stopped_by is not None:
+        print(f"Stopped by {clock.stopped_by}: the report shows what was done until then.\n")
     print(report(args, search, near, sixes, chains, time.monotonic() - clock.began, cpu_seconds()))
 
 

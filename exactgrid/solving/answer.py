@@ -18,7 +18,7 @@ from ..grid import Grid
 from ..inputs import InputError, check_seconds, clamp_workers_warning
 from ..question import Question, Verdict, checklist_question, choose_checklist
 from ..render.text import checklist_dict, checklist_table, score_dict, score_text, search_progress_line
-from ..stopping import interruption, interruption_named, is_interruption
+from ..stopping import interruption, is_interruption, raise_if_interrupted
 from ..verify import GridCheck, check_grid, checklist_verdict
 from ..wording import plural
 from .certify import WindowCertificate, certify
@@ -367,8 +367,7 @@ def _feasible_start(question: Question, time_limit: float | None) -> str | None:
     seed = question.but(min_score=None, min_count=None, chains=(), optional=())
     limit = 10.0 if time_limit is None else min(10.0, SEED_SHARE * time_limit)
     answer = fit(seed, backend="cadical", time_limit=limit)
-    if is_interruption(answer.stopped_by):
-        raise interruption_named(answer.stopped_by or "")
+    raise_if_interrupted(answer.stopped_by)
     return answer.grid.letters if answer.grid is not None else None
 
 

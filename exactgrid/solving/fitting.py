@@ -20,7 +20,7 @@ from ..backends import Backend
 from ..fitting import FitAnswer, fit, verified_answer
 from ..inputs import check_seconds, clamp_workers_warning
 from ..question import Question
-from ..stopping import interruption_named, is_interruption
+from ..stopping import raise_if_interrupted
 from .kernel import require_numba
 from .problem import SearchProblem, SolveError, counts_every_word
 from .search import Schedule, SearchResult, search
@@ -61,8 +61,7 @@ def search_for_fit(question: Question, seconds: float, workers: int | None = Non
     began = time.monotonic()
     found = first_grid_search(question, seconds, workers, seed, schedule)
     if found.best is None:
-        if is_interruption(found.stopped_by):
-            raise interruption_named(found.stopped_by)
+        raise_if_interrupted(found.stopped_by)
         return None
     return verified_answer(found.best.grid, "search", question=question, backend="search",
                            seconds=time.monotonic() - began,
