@@ -29,6 +29,17 @@ def test_a_record_grid_scores_what_it_claims(record):
         assert REQUIRED - found == set(record["missing"])
 
 
+@pytest.mark.parametrize("record", [r for r in GRIDS if "chain_by_one" in r], ids=lambda r: r["grid"])
+def test_a_near_miss_of_c2c_is_one_of_exactly_these_states_from_a_chain(record):
+    from exactgrid.awards import east_coast, find_chain, west_coast
+
+    found = eg.check(record["grid"]).score.words
+    assert find_chain(found, east_coast(), west_coast()).chain is None
+    completing = {state for state in eg.us_states() if state not in found and state != "CALIFORNIA"
+                  and find_chain({*found, state}, east_coast(), west_coast()).chain is not None}
+    assert completing == set(record["chain_by_one"])
+
+
 def test_the_records_are_distinct_and_each_names_its_command():
     assert len({r["grid"] for r in GRIDS}) == len(GRIDS)
     assert all(r["record"] and r["found_by"] for r in GRIDS)
