@@ -52,21 +52,14 @@ def interruption(exc: KeyboardInterrupt) -> str:
     return exc.args[0] if isinstance(exc, Terminated) else "Ctrl-C"
 
 
-def interruption_named(stopped_by: str) -> KeyboardInterrupt:
-    """The exception behind ``stopped_by`` (what :func:`interruption` gives, ``Ctrl-C`` or a stop
-    signal's name): work that caught an interruption to end early raises it again with this, so
-    that its caller stops too instead of going on to its next step."""
-    if stopped_by == "Ctrl-C":
-        return KeyboardInterrupt()
-    return Terminated(signal.Signals[stopped_by])
-
-
 def raise_if_interrupted(stopped_by: str | None) -> None:
-    """Raise the interruption ``stopped_by`` names (an answer's, say), if it names one: for work
-    that asks a question and then goes on, so that a Ctrl-C or SIGTERM which ended the answer
-    ends the work too."""
-    if is_interruption(stopped_by):
-        raise interruption_named(stopped_by or "")
+    """Raise the interruption ``stopped_by`` names (an answer's: ``Ctrl-C`` or a stop signal's
+    name), if it names one: for work that asks a question and then goes on, so that a Ctrl-C or
+    SIGTERM which ended the answer ends the work too."""
+    if stopped_by == "Ctrl-C":
+        raise KeyboardInterrupt()
+    if stopped_by is not None and is_interruption(stopped_by):
+        raise Terminated(signal.Signals[stopped_by])
 
 
 def interruption_behind(exc: BaseException) -> KeyboardInterrupt | None:
