@@ -1,0 +1,217 @@
+"""Families of cuts the counting relaxation lacks, tested on its optimum before one is built.
+
+    python tools/cut_families.py density --shape 5x5
+    python tools/cut_families.py classes --shape 5x5 --seconds 600
+
+Each family is a fact every grid meets, from the board's shape alone.
+
+``density``: any k cells of a board have at most f(k) adjacent pairs among them (counted here over every
+set of cells, 2^cells of them: 11 s on 5x5). In a grid, the distinct letter pairs among a set
+S of letters lie on the edges among S's cells, so they number at most f(cells holding S). The
+script solves the relaxation of the all-state question (HiGHS, neighbour capacity on, as
+``bound`` does), and for each k asks HiGHS for the set of letters holding at most k cells with
+the most of the optimum's pairs among them. A line marked VIOLATED would be a cut the
+relaxation lacks; none means the family cannot lower the bound at its first round.
+
+``classes``: a letter pair the grid holds sits on some edge whose cells have degrees (d1, d2)
+(corner 3, side 5, middle 8 on a king board), and a letter's cells of degree d1 have at most
+(their number) x (the most neighbours of degree d2 any such cell has) distinct neighbouring
+letters through such edges; there are only so many edges of each kind (on 5x5: 20 middle-middle,
+28 side-middle, 12 side-side, 8 corner-side, 4 corner-middle). The script first asks whether
+the relaxation's optimum can give each of its pairs a kind of edge within those limits (a small
+HiGHS model), then adds the family to the relaxation (a variable per pair and kind of edge:
+which kind realises it) and solves it again, printing the new optimum or HiGHS's bounds at the
+time limit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections import Counter
+
+import highspy
+import numpy as np
+
+from exactgrid.backends import get_backend
+from exactgrid.geometry import Board
+from exactgrid.prove.counting import CountingModel, _Builder, counting_model
+from exactgrid.question import build_question
+
+
+def densest(board: Board) -> list[int]:
+    """``f[k]``: the most adjacent pairs among any k cells of ``board``, by brute force."""
+    n = board.size
+    higher = [sum(1 << d for d in board.neighbours[c] if d > c) for c in range(n)]
+    most = np.zeros(n + 1, dtype=np.int64)
+    chunk = 1 << 20
+    for start in range(0, 1 << n, chunk):
+        masks = np.arange(start, min(start + chunk, 1 << n), dtype=np.int64)
+        cells = np.zeros(len(masks), dtype=np.int64)
+        edges = np.zeros(len(masks), dtype=np.int64)
+        for c in range(n):
+            inside = (masks >> c) & 1
+            cells += inside
+            edges += inside * _popcount(masks & higher[c])
+        np.maximum.at(most, cells, edges)
+    return most.tolist()
+
+
+def _popcount(x: np.ndarray) -> np.ndarray:
+    count = np.zeros(len(x), dtype=np.int64)
+    x = x.copy()
+    while (nonzero := x != 0).any():
+        count += nonzero
+        x &= x - 1
+    return count
+
+
+def most_pairs(counts: dict[str, int], pairs: list[tuple[str, str]], k: int) -> tuple[int, str]:
+    """The most of ``pairs`` among letters holding at most ``k`` cells, and those letters."""
+    letters = sorted(a for a, c in counts.items() if c)
+    h = highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    chosen = {a: h.addBinary() for a in letters}
+    among = {p: h.addBinary() for p in pairs}
+    for (a, b), var in among.items():
+        h.addConstr(var <= chosen[a])
+        h.addConstr(var <= chosen[b])
+    h.addConstr(sum(counts[a] * chosen[a] for a in letters) <= k)
+    h.maximize(sum(among.values()))
+    return round(h.getInfo().objective_function_value), "".join(a for a in letters if h.val(chosen[a]) > 0.5)
+
+
+def edge_kinds(board: Board) -> tuple[Counter[tuple[int, int]], dict[tuple[int, int], int]]:
+    """The edges of each kind (d1 <= d2: the degrees of their cells), and for each (d1, d2) the
+    most neighbours of degree d2 any cell of degree d1 has."""
+    degree = [len(board.neighbours[c]) for c in range(board.size)]
+    kinds: Counter[tuple[int, int]] = Counter()
+    for a, b in board.edges:
+        d1, d2 = sorted((degree[a], degree[b]))
+        kinds[d1, d2] += 1
+    most: dict[tuple[int, int], int] = {}
+    for c in range(board.size):
+        around = Counter(degree[d] for d in board.neighbours[c])
+        for d2 in set(degree):
+            most[degree[c], d2] = max(most.get((degree[c], d2), 0), around[d2])
+    return kinds, most
+
+
+def add_classes(builder: _Builder, relaxation: CountingModel) -> int:
+    """Add the ``classes`` family to a built relaxation; the number of variables it adds."""
+    model, board = builder.model, builder.board
+    kinds, most = edge_kinds(board)
+    degrees = sorted(builder.degrees)
+    through: dict[tuple[tuple[str, str], int, int], int] = {}
+    for (a, b), pair in relaxation.pairs.items():
+        ways = []
+        for d1 in degrees:
+            for d2 in degrees:
+                if (a == b and d1 > d2) or most[d1, d2] == 0:
+                    continue
+                var = through[(a, b), d1, d2] = model.new_var(f"k[{a}{b},{d1},{d2}]")
+                ways.append(var)
+        model.add_linear([*ways, pair], [1] * len(ways) + [-1], "==", 0)
+    for kind, edges in kinds.items():
+        model.add_linear([v for (_, d1, d2), v in through.items() if tuple(sorted((d1, d2))) == kind], None,
+                         "<=", edges)
+    for letter in builder.letters:
+        for d1 in degrees:
+            cells = builder.counts[letter, d1]
+            for d2 in degrees:
+                ends = [v for ((a, b), e1, e2), v in through.items() if (a, e1, e2) == (letter, d1, d2)]
+                ends += [v for ((a, b), e1, e2), v in through.items() if (b, e2, e1) == (letter, d1, d2)]
+                if ends:  # a doubled pair on two cells of one degree is an end twice
+                    weights = Counter(ends)
+                    model.add_linear(list(weights) + [v for v, _ in cells],
+                                     list(weights.values()) + [-most[d1, d2] * w for _, w in cells], "<=", 0)
+    return len(through)
+
+
+def classes_met(builder: _Builder, relaxation: CountingModel, true_vars: frozenset[int]) -> bool:
+    """Whether a solution's pairs can each take a kind of edge within the family's limits."""
+    kinds, most = edge_kinds(builder.board)
+    degrees = sorted(builder.degrees)
+    cells = {(a, d): sum(w for v, w in builder.counts[a, d] if v in true_vars)
+             for a in builder.letters for d in degrees}
+    h = highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    through = {}
+    for (a, b), pair in relaxation.pairs.items():
+        if pair not in true_vars:
+            continue
+        ways = [through.setdefault(((a, b), d1, d2), h.addBinary()) for d1 in degrees for d2 in degrees
+                if not (a == b and d1 > d2) and most[d1, d2] and cells[a, d1] and cells[b, d2]
+                and (a != b or d1 != d2 or cells[a, d1] >= 2)]
+        if not ways:
+            return False
+        h.addConstr(sum(ways) == 1)
+    for kind, edges in kinds.items():
+        terms = [v for (_, d1, d2), v in through.items() if tuple(sorted((d1, d2))) == kind]
+        if terms:
+            h.addConstr(sum(terms) <= edges)
+    for letter in builder.letters:
+        for d1 in degrees:
+            for d2 in degrees:
+                ends = [v for ((a, b), e1, e2), v in through.items() if (a, e1, e2) == (letter, d1, d2)]
+                ends += [v for ((a, b), e1, e2), v in through.items() if (b, e2, e1) == (letter, d1, d2)]
+                if ends:
+                    h.addConstr(sum(ends) <= most[d1, d2] * cells[letter, d1])
+    h.run()
+    return h.getModelStatus() == highspy.HighsModelStatus.kOptimal
+
+
+def density(question, seconds: float) -> None:
+    """The ``density`` family on the relaxation's optimum."""
+    began = time.monotonic()
+    f = densest(question.board)
+    print(f"f = {f} ({time.monotonic() - began:.1f} s)", flush=True)
+    relaxation = counting_model(question, objective=True, capacity=True)
+    result = get_backend("highs").solve(relaxation.model, time_limit=seconds)
+    true_vars = result.true_vars or frozenset()
+    counts = relaxation.cell_counts(true_vars)
+    pairs = [p for p, var in relaxation.pairs.items() if var in true_vars]
+    print(f"relaxation: {result.status.name} {result.objective:,}; {sum(counts.values())} cells of "
+          f"{sum(1 for c in counts.values() if c)} letters, {len(pairs)} distinct pairs", flush=True)
+    violated = 0
+    for k in range(2, question.board.size + 1):
+        most, letters = most_pairs(counts, pairs, k)
+        mark = "  VIOLATED" if most > f[k] else ""
+        violated += bool(mark)
+        print(f"k={k:2d}: {most:3d} pairs among {letters} (f = {f[k]}){mark}", flush=True)
+    print(f"{violated} of {question.board.size - 1} sizes violated")
+
+
+def classes(question, seconds: float) -> None:
+    """The ``classes`` family: met by the relaxation's optimum? Then the relaxation with it."""
+    builder = _Builder(question, tight=True, capacity=True)
+    relaxation = builder.build(objective=True)
+    began = time.monotonic()
+    result = get_backend("highs").solve(relaxation.model, time_limit=seconds)
+    met = classes_met(builder, relaxation, result.true_vars or frozenset())
+    print(f"relaxation: {result.status.name} {result.objective:,} in {time.monotonic() - began:.1f} s; "
+          f"its optimum {'meets' if met else 'breaks'} the family", flush=True)
+    builder = _Builder(question, tight=True, capacity=True)
+    relaxation = builder.build(objective=True)
+    added = add_classes(builder, relaxation)
+    began = time.monotonic()
+    result = get_backend("highs").solve(relaxation.model, time_limit=seconds)
+    print(f"with the family ({added:,} variables more, {relaxation.model.num_vars:,} in all): "
+          f"{result.status.name}, best solution {result.objective:,}, bound {result.bound:,} "
+          f"in {time.monotonic() - began:.1f} s")
+
+
+def main() -> int:
+    """Test one family (see the module's docstring)."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("family", choices=("density", "classes"))
+    parser.add_argument("--shape", default="5x5")
+    parser.add_argument("--seconds", type=float, default=300.0, help="HiGHS's time for each relaxation")
+    args = parser.parse_args()
+    question = build_question(optional=["all"], shape=args.shape, allow_empty=True)
+    (density if args.family == "density" else classes)(question, args.seconds)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
