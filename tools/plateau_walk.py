@@ -15,7 +15,8 @@ nearest walk of a state it lacks, and cells chosen at random beside it), asks ``
    (of M8, PA, 4C) swapped: the one dropped is a state whose witness walk the freed cells
    touch, and the one it must spell instead is a required state the current grid lacks (if
    any). A grid that lacks only its chain moves to one that has a chain and lacks one
-   required state; a grid that lacks a required state, to one that lacks another.
+   required state; a grid that lacks a required state, to one that lacks another (not one the
+   last two grids lacked: the walk would go back).
 
 A move that fits becomes the current grid. Each step's neighbourhood is drawn from
 ``--seed``, so runs differ. Every verdict is the SAT backend's (not certified); a DOES NOT FIT
@@ -28,7 +29,7 @@ from __future__ import annotations
 import argparse
 import random
 import time
-from collections import Counter
+from collections import Counter, deque
 
 from seven_awards import judge
 
@@ -37,6 +38,9 @@ from exactgrid.grid import Grid, parse_grid
 from exactgrid.question import Question, Verdict, checklist_question, choose_checklist
 from exactgrid.solving.neighbourhoods import explore, lacking, nearest_walks, witness_cells
 from exactgrid.stopping import is_interruption
+
+TABU = 2
+"""A move may not drop a required state that one of the last TABU grids lacked."""
 
 
 def required_states(checklist: Checklist) -> tuple[str, ...]:
@@ -86,6 +90,7 @@ def main() -> int:
     current = parse_grid(args.start)
     tally: Counter[str] = Counter()
     visited = {current.letters}
+    tabu: deque[str] = deque(maxlen=TABU)
     print(f"start {current.letters}: lacks {' '.join(lacking(current, checklist)) or 'nothing'}", flush=True)
     while time.monotonic() + args.question_seconds < end:
         lacks = lacking(current, checklist)
@@ -93,7 +98,7 @@ def main() -> int:
             print(f"EARNS: {current.letters}")
             return 0
         free = free_cells(current, lacks, rng.randint(*args.free), rng)
-        for kind, question in (("target", target), ("move", _move(checklist, current, free, rng))):
+        for kind, question in (("target", target), ("move", _move(checklist, current, free, tabu, rng))):
             answer, _ = explore(question, current, (), args.backend, args.question_seconds, seed=rng.randrange(1 << 16),
                                 free=free)
             tally[f"{kind} {answer.verdict.name}"] += 1
@@ -111,15 +116,17 @@ def main() -> int:
             if kind == "target":
                 return 0
             visited.add(answer.grid.letters)
+            tabu.extend(s for s in lacks if s in required_states(checklist))
             current = answer.grid
     return _summary(tally, visited)
 
 
-def _move(checklist: Checklist, grid: Grid, free: frozenset[int], rng: random.Random) -> Question:
-    """The move asked from ``grid``: drop a required state it spells on the freed cells."""
+def _move(checklist: Checklist, grid: Grid, free: frozenset[int], tabu: deque[str], rng: random.Random) -> Question:
+    """The move asked from ``grid``: drop a required state it spells on the freed cells, not
+    one the last grids lacked (``tabu``: the walk would go back) unless no other is left."""
     states = required_states(checklist)
     spelled = [s for s in states if witness_cells(grid, [s]) & free] or list(states)
-    return move_question(checklist, rng.choice(spelled))
+    return move_question(checklist, rng.choice([s for s in spelled if s not in tabu] or spelled))
 
 
 def _summary(tally: Counter[str], visited: set[str]) -> int:
