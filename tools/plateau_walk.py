@@ -6,7 +6,7 @@ whose near misses all lack one state.
 
 The annealer's near misses for the awards with M8 each lack one state, and no exact
 neighbourhood of them holds it (docs/benchmarks.md, Seven awards). This walk moves between
-near misses instead of around one: each step frees 10-13 cells of the current grid (the
+near misses instead of around one: each step frees some cells of the current grid (``--free``; the
 nearest walk of a state it lacks, and cells chosen at random beside it), asks ``fit``
 
 1. whether a grid of that neighbourhood earns every award (then it stops, the grid re-scored
