@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 import exactgrid as eg
+from exactgrid.awards import east_coast, find_chain, west_coast
 from exactgrid.prove.placement import Core
 
 RECORDS = Path(__file__).resolve().parents[1] / "instances" / "records"
@@ -31,8 +32,6 @@ def test_a_record_grid_scores_what_it_claims(record):
 
 @pytest.mark.parametrize("record", [r for r in GRIDS if "chain_by_one" in r], ids=lambda r: r["grid"])
 def test_a_near_miss_of_c2c_is_one_of_exactly_these_states_from_a_chain(record):
-    from exactgrid.awards import east_coast, find_chain, west_coast
-
     found = eg.check(record["grid"]).score.words
     assert find_chain(found, east_coast(), west_coast()).chain is None
     completing = {state for state in eg.us_states() if state not in found and state != "CALIFORNIA"

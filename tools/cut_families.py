@@ -29,6 +29,8 @@ from __future__ import annotations
 import argparse
 import time
 from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
 
 import highspy
 import numpy as np
@@ -97,66 +99,75 @@ def edge_kinds(board: Board) -> tuple[Counter[tuple[int, int]], dict[tuple[int, 
     return kinds, most
 
 
+Way = tuple[tuple[str, str], int, int]
+"""A pair on a kind of edge: (the pair, the degree of its first letter's cell, of its second's)."""
+
+
+@dataclass
+class ClassRows:
+    """The ``classes`` family over some pairs, as rows of ways (each backend makes them its own)."""
+
+    ways: dict[tuple[str, str], list[Way]]
+    """Each pair's ways: a pair held takes exactly one."""
+    kinds: list[tuple[list[Way], int]]
+    """The ways on each kind of edge, and how many edges of that kind the board has."""
+    ends: list[tuple[Counter[Way], str, int, int]]
+    """(ways, letter, d1, d2): the ways reaching letter's cells of degree d1 from cells of degree
+    d2 (a doubled pair on two cells of one degree counts twice), at most ``most[d1, d2]`` per
+    such cell."""
+    most: dict[tuple[int, int], int]
+
+
+def class_rows(board: Board, pairs: Iterable[tuple[str, str]]) -> ClassRows:
+    """The ``classes`` family's rows for ``pairs`` (a <= b) on ``board``."""
+    kinds, most = edge_kinds(board)
+    degrees = sorted({len(board.neighbours[c]) for c in range(board.size)})
+    ways = {(a, b): [((a, b), d1, d2) for d1 in degrees for d2 in degrees
+                     if most[d1, d2] and not (a == b and d1 > d2)] for a, b in pairs}
+    every = [way for options in ways.values() for way in options]
+    kind_rows = [([w for w in every if tuple(sorted(w[1:])) == kind], edges) for kind, edges in kinds.items()]
+    reaching: dict[tuple[str, int, int], Counter[Way]] = {}
+    for way in every:
+        (a, b), d1, d2 = way
+        reaching.setdefault((a, d1, d2), Counter())[way] += 1
+        reaching.setdefault((b, d2, d1), Counter())[way] += 1
+    ends = [(reaching[key], *key) for key in sorted(reaching)]
+    return ClassRows(ways, kind_rows, ends, most)
+
+
 def add_classes(builder: _Builder, relaxation: CountingModel) -> int:
     """Add the ``classes`` family to a built relaxation; the number of variables it adds."""
-    model, board = builder.model, builder.board
-    kinds, most = edge_kinds(board)
-    degrees = sorted(builder.degrees)
-    through: dict[tuple[tuple[str, str], int, int], int] = {}
-    for (a, b), pair in relaxation.pairs.items():
-        ways = []
-        for d1 in degrees:
-            for d2 in degrees:
-                if (a == b and d1 > d2) or most[d1, d2] == 0:
-                    continue
-                var = through[(a, b), d1, d2] = model.new_var(f"k[{a}{b},{d1},{d2}]")
-                ways.append(var)
-        model.add_linear([*ways, pair], [1] * len(ways) + [-1], "==", 0)
-    for kind, edges in kinds.items():
-        model.add_linear([v for (_, d1, d2), v in through.items() if tuple(sorted((d1, d2))) == kind], None,
-                         "<=", edges)
-    for letter in builder.letters:
-        for d1 in degrees:
-            cells = builder.counts[letter, d1]
-            for d2 in degrees:
-                ends = [v for ((a, b), e1, e2), v in through.items() if (a, e1, e2) == (letter, d1, d2)]
-                ends += [v for ((a, b), e1, e2), v in through.items() if (b, e2, e1) == (letter, d1, d2)]
-                if ends:  # a doubled pair on two cells of one degree is an end twice
-                    weights = Counter(ends)
-                    model.add_linear(list(weights) + [v for v, _ in cells],
-                                     list(weights.values()) + [-most[d1, d2] * w for _, w in cells], "<=", 0)
-    return len(through)
+    model = builder.model
+    rows = class_rows(builder.board, relaxation.pairs)
+    var = {way: model.new_var(f"k[{''.join(way[0])},{way[1]},{way[2]}]") for options in rows.ways.values()
+           for way in options}
+    for pair, options in rows.ways.items():
+        model.add_linear([var[w] for w in options] + [relaxation.pairs[pair]], [1] * len(options) + [-1], "==", 0)
+    for ways, edges in rows.kinds:
+        model.add_linear([var[w] for w in ways], None, "<=", edges)
+    for ways, letter, d1, d2 in rows.ends:
+        cells = builder.counts[letter, d1]
+        model.add_linear([var[w] for w in ways] + [v for v, _ in cells],
+                         list(ways.values()) + [-rows.most[d1, d2] * w for _, w in cells], "<=", 0)
+    return len(var)
 
 
 def classes_met(builder: _Builder, relaxation: CountingModel, true_vars: frozenset[int]) -> bool:
-    """Whether a solution's pairs can each take a kind of edge within the family's limits."""
-    kinds, most = edge_kinds(builder.board)
-    degrees = sorted(builder.degrees)
-    cells = {(a, d): sum(w for v, w in builder.counts[a, d] if v in true_vars)
-             for a in builder.letters for d in degrees}
+    """Whether a solution of the relaxation meets the ``classes`` family: its letter counts as
+    they are, its pairs each given a kind of edge within the family's rows."""
+    held = [pair for pair, v in relaxation.pairs.items() if v in true_vars]
+    rows = class_rows(builder.board, held)
     h = highspy.Highs()
     h.setOptionValue("output_flag", False)
-    through = {}
-    for (a, b), pair in relaxation.pairs.items():
-        if pair not in true_vars:
-            continue
-        ways = [through.setdefault(((a, b), d1, d2), h.addBinary()) for d1 in degrees for d2 in degrees
-                if not (a == b and d1 > d2) and most[d1, d2] and cells[a, d1] and cells[b, d2]
-                and (a != b or d1 != d2 or cells[a, d1] >= 2)]
-        if not ways:
-            return False
-        h.addConstr(sum(ways) == 1)
-    for kind, edges in kinds.items():
-        terms = [v for (_, d1, d2), v in through.items() if tuple(sorted((d1, d2))) == kind]
-        if terms:
-            h.addConstr(sum(terms) <= edges)
-    for letter in builder.letters:
-        for d1 in degrees:
-            for d2 in degrees:
-                ends = [v for ((a, b), e1, e2), v in through.items() if (a, e1, e2) == (letter, d1, d2)]
-                ends += [v for ((a, b), e1, e2), v in through.items() if (b, e2, e1) == (letter, d1, d2)]
-                if ends:
-                    h.addConstr(sum(ends) <= most[d1, d2] * cells[letter, d1])
+    var = {way: h.addBinary() for options in rows.ways.values() for way in options}
+    for options in rows.ways.values():
+        h.addConstr(sum(var[w] for w in options) == 1)
+    for ways, edges in rows.kinds:
+        if ways:
+            h.addConstr(sum(var[w] for w in ways) <= edges)
+    for ways, letter, d1, d2 in rows.ends:
+        cells = sum(w for v, w in builder.counts[letter, d1] if v in true_vars)
+        h.addConstr(sum(n * var[w] for w, n in ways.items()) <= rows.most[d1, d2] * cells)
     h.run()
     return h.getModelStatus() == highspy.HighsModelStatus.kOptimal
 
@@ -167,11 +178,13 @@ def density(question, seconds: float) -> None:
     f = densest(question.board)
     print(f"f = {f} ({time.monotonic() - began:.1f} s)", flush=True)
     relaxation = counting_model(question, objective=True, capacity=True)
+    began = time.monotonic()
     result = get_backend("highs").solve(relaxation.model, time_limit=seconds)
     true_vars = result.true_vars or frozenset()
     counts = relaxation.cell_counts(true_vars)
     pairs = [p for p, var in relaxation.pairs.items() if var in true_vars]
-    print(f"relaxation: {result.status.name} {result.objective:,}; {sum(counts.values())} cells of "
+    print(f"relaxation: {result.status.name} {result.objective:,} in {time.monotonic() - began:.1f} s; "
+          f"{sum(counts.values())} cells of "
           f"{sum(1 for c in counts.values() if c)} letters, {len(pairs)} distinct pairs", flush=True)
     violated = 0
     for k in range(2, question.board.size + 1):
@@ -191,8 +204,6 @@ def classes(question, seconds: float) -> None:
     met = classes_met(builder, relaxation, result.true_vars or frozenset())
     print(f"relaxation: {result.status.name} {result.objective:,} in {time.monotonic() - began:.1f} s; "
           f"its optimum {'meets' if met else 'breaks'} the family", flush=True)
-    builder = _Builder(question, tight=True, capacity=True)
-    relaxation = builder.build(objective=True)
     added = add_classes(builder, relaxation)
     began = time.monotonic()
     result = get_backend("highs").solve(relaxation.model, time_limit=seconds)

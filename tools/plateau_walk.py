@@ -91,14 +91,15 @@ def main() -> int:
     tally: Counter[str] = Counter()
     visited = {current.letters}
     tabu: deque[str] = deque(maxlen=TABU)
-    print(f"start {current.letters}: lacks {' '.join(lacking(current, checklist)) or 'nothing'}", flush=True)
+    required = required_states(checklist)
+    lacks = lacking(current, checklist)
+    print(f"start {current.letters}: lacks {' '.join(lacks) or 'nothing'}", flush=True)
     while time.monotonic() + args.question_seconds < end:
-        lacks = lacking(current, checklist)
         if not lacks:
             print(f"EARNS: {current.letters}")
             return 0
         free = free_cells(current, lacks, rng.randint(*args.free), rng)
-        for kind, question in (("target", target), ("move", _move(checklist, current, free, tabu, rng))):
+        for kind, question in (("target", target), ("move", _move(checklist, required, current, free, tabu, rng))):
             answer, _ = explore(question, current, (), args.backend, args.question_seconds, seed=rng.randrange(1 << 16),
                                 free=free)
             tally[f"{kind} {answer.verdict.name}"] += 1
@@ -110,22 +111,22 @@ def main() -> int:
             if answer.verdict != Verdict.FITS or answer.grid is None:
                 continue
             judged = judge(answer.grid.letters, kind)
+            moved_lacks = lacking(answer.grid, checklist)
             print(f"  {kind} FITS: {judged.grid} {judged.score:,} ({judged.states} states) earns "
-                  f"{' '.join(judged.awards)}; lacks {' '.join(lacking(answer.grid, checklist)) or 'nothing'}",
-                  flush=True)
+                  f"{' '.join(judged.awards)}; lacks {' '.join(moved_lacks) or 'nothing'}", flush=True)
             if kind == "target":
                 return 0
             visited.add(answer.grid.letters)
-            tabu.extend(s for s in lacks if s in required_states(checklist))
-            current = answer.grid
+            tabu.extend(s for s in lacks if s in required)
+            current, lacks = answer.grid, moved_lacks
     return _summary(tally, visited)
 
 
-def _move(checklist: Checklist, grid: Grid, free: frozenset[int], tabu: deque[str], rng: random.Random) -> Question:
-    """The move asked from ``grid``: drop a required state it spells on the freed cells, not
+def _move(checklist: Checklist, required: tuple[str, ...], grid: Grid, free: frozenset[int], tabu: deque[str],
+          rng: random.Random) -> Question:
+    """The move asked from ``grid``: drop a ``required`` state it spells on the freed cells, not
     one the last grids lacked (``tabu``: the walk would go back) unless no other is left."""
-    states = required_states(checklist)
-    spelled = [s for s in states if witness_cells(grid, [s]) & free] or list(states)
+    spelled = [s for s in required if witness_cells(grid, [s]) & free] or list(required)
     return move_question(checklist, rng.choice([s for s in spelled if s not in tabu] or spelled))
 
 
