@@ -2,6 +2,7 @@
 
     python tools/cut_families.py density --shape 5x5
     python tools/cut_families.py classes --shape 5x5 --seconds 600
+    python tools/cut_families.py blocks --shape 5x5 --seconds 600 --keep 12
 
 Each family is a fact every grid meets, from the board's shape alone.
 
@@ -22,11 +23,23 @@ the relaxation's optimum can give each of its pairs a kind of edge within those 
 HiGHS model), then adds the family to the relaxation (a variable per pair and kind of edge:
 which kind realises it) and solves it again, printing the new optimum or HiGHS's bounds at the
 time limit.
+
+``blocks``: on a king board every edge lies in a block, four cells each beside the other three (a
+2x2 window; 16 on 5x5). So the letter pairs a grid holds on adjacent cells, needed or not, are
+exactly those of its blocks' letter multisets; there are at most 16 such multisets, each within
+the letter counts; a letter lies in no more of them than the blocks its cells lie in (1 for a
+corner, 2 for a side, 4 for a middle cell); and there are no more held pairs than edges. The
+script asks whether the relaxation's optimum, with its letter counts per degree and its pairs,
+can be so covered (a small HiGHS model), then adds the family to the relaxation (``b[Q]`` per
+multiset Q; with ``--keep N`` only the N letters with the most pairs in the optimum stay apart
+and the rest are read as one class, which keeps every fact true on fewer multisets) and solves
+it again.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import time
 from collections import Counter
 from collections.abc import Iterable
@@ -37,7 +50,7 @@ import numpy as np
 
 from exactgrid.backends import get_backend
 from exactgrid.geometry import Board
-from exactgrid.prove.counting import CountingModel, _Builder, counting_model
+from exactgrid.prove.counting import OTHER, CountingModel, _Builder, counting_model
 from exactgrid.question import build_question
 
 
@@ -172,6 +185,162 @@ def classes_met(builder: _Builder, relaxation: CountingModel, true_vars: frozens
     return h.getModelStatus() == highspy.HighsModelStatus.kOptimal
 
 
+def board_blocks(board: Board) -> tuple[list[tuple[int, ...]], dict[int, int]]:
+    """The board's blocks (four cells, each beside the other three: the 2x2 windows of a king
+    board), and for each cell degree the most blocks a cell of that degree lies in. Raises
+    ValueError when some edge lies in no block (the ``blocks`` family does not hold there)."""
+    around = [set(n) for n in board.neighbours]
+    blocks = [cells for cells in itertools.combinations(range(board.size), 4)
+              if all(y in around[x] for x, y in itertools.combinations(cells, 2))]
+    if not all(any(u in block and v in block for block in blocks) for u, v in board.edges):
+        raise ValueError("some edge of this board lies in no block")
+    member = Counter(c for block in blocks for c in block)
+    most: dict[int, int] = {}
+    for c in range(board.size):
+        most[len(around[c])] = max(most.get(len(around[c]), 0), member[c])
+    return blocks, most
+
+
+def block_pairs(letters: tuple[str, ...]) -> set[tuple[str, str]]:
+    """The letter pairs (a <= b) a block holding ``letters`` (four, sorted) puts on adjacent cells."""
+    return {(x, y) for x, y in itertools.combinations(letters, 2)}
+
+
+WILD = "*"
+"""The ``blocks`` family's one class for every letter it does not keep apart."""
+
+
+def add_blocks(builder: _Builder, relaxation: CountingModel, keep: Iterable[str] | None = None) -> int:
+    """Add the ``blocks`` family to a built relaxation; the number of variables it adds.
+
+    The letters outside ``keep`` (default: keep all) are read as one class, :data:`WILD`: a grid
+    read so is still a grid of the coarser letters, so every fact below still holds, on fewer
+    variables. ``b[Q]``: some block holds the letters Q (four, a multiset over the classes);
+    each of Q's pairs is then held, every held pair lies in some such Q, at most as many Q as
+    blocks, Q within the letter counts, a class in no more Q than the blocks its cells lie in,
+    and no more distinct held pairs (needed or not) than edges."""
+    model = builder.model
+    blocks, most = board_blocks(builder.board)
+    every = [*builder.letters, OTHER]
+    kept = [a for a in every if keep is None or a in set(keep)]
+    classes = kept + ([WILD] if len(kept) < len(every) else [])
+    read = {a: (a if a in kept else WILD) for a in every}
+    counts = {c: [t for a in every if read[a] == c for d in builder.degrees for t in builder.counts[a, d]]
+              for c in classes}
+    at_least = {}
+    for c in classes:
+        lits, weights = [v for v, _ in counts[c]], [w for _, w in counts[c]]
+        for k in range(1, 5):
+            if c in kept and (c, k) in builder.at_least:
+                at_least[c, k] = builder.at_least[c, k]
+                continue
+            var = at_least[c, k] = model.new_var(f"g[{c},{k}]")
+            model.add_linear([*lits, var], [*weights, -k], ">=", 0)
+    held: dict[tuple[str, str], int] = {}
+    for i, a in enumerate(classes):
+        for b in classes[i:]:
+            held[a, b] = relaxation.pairs[a, b] if (a, b) in relaxation.pairs else model.new_var(f"h[{a},{b}]")
+    for (a, b), var in relaxation.pairs.items():
+        model.add_clause([-var, held[tuple(sorted((read[a], read[b]), key=classes.index))]])
+    chosen: dict[tuple[str, ...], int] = {}
+    for letters in itertools.combinations_with_replacement(classes, 4):
+        var = chosen[letters] = model.new_var(f"b[{''.join(letters)}]")
+        for pair in block_pairs(letters):
+            model.add_clause([-var, held[pair]])
+        for c, times in Counter(letters).items():
+            model.add_clause([-var, at_least[c, times]])
+    model.add_linear(list(chosen.values()), None, "<=", len(blocks))
+    model.add_linear(list(held.values()), None, "<=", len(builder.board.edges))
+    covering: dict[tuple[str, str], list[int]] = {pair: [] for pair in held}
+    for letters, var in chosen.items():
+        for pair in block_pairs(letters):
+            covering[pair].append(var)
+    for pair, var in held.items():
+        model.add_linear([*covering[pair], var], [1] * len(covering[pair]) + [-1], ">=", 0)
+    for c in classes:
+        uses = [(var, Counter(letters)[c]) for letters, var in chosen.items() if c in letters]
+        room = [(v, -most[d] * w) for a in every if read[a] == c for d in builder.degrees
+                for v, w in builder.counts[a, d]]
+        model.add_linear([v for v, _ in uses + room], [w for _, w in uses + room], "<=", 0)
+    return len(chosen) + len(held) + len(at_least)
+
+
+def blocks_met(board: Board, cells: dict[tuple[str, int], int], pairs: Iterable[tuple[str, str]],
+               seconds: float = 60.0) -> bool | None:
+    """Whether letters holding ``cells[letter, degree]`` cells of each degree, with ``pairs``
+    (a <= b) on adjacent cells, meet the ``blocks`` family: some held pairs, ``pairs`` among them
+    and no more than the edges, covered by at most as many letter multisets as the board has
+    blocks, each within the counts, each letter in no more of them than its cells' blocks.
+    Every grid's own counts and pairs meet it. None when HiGHS does not decide in ``seconds``."""
+    blocks, most = board_blocks(board)
+    degrees = sorted({d for _, d in cells})
+    counts: Counter[str] = Counter()
+    for (a, _), n in cells.items():
+        counts[a] += n
+    letters = sorted(a for a, n in counts.items() if n)
+    h = highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    h.setOptionValue("time_limit", float(seconds))
+    held = {(a, b): h.addBinary() for i, a in enumerate(letters) for b in letters[i:] if counts[a] >= 1 + (a == b)}
+    for pair in pairs:
+        if pair not in held:
+            return False
+        h.addConstr(held[pair] == 1)
+    h.addConstr(sum(held.values()) <= len(board.edges))
+    chosen = {}
+    for letters_in in itertools.combinations_with_replacement(letters, 4):
+        inside = block_pairs(letters_in)
+        if inside <= held.keys() and all(counts[a] >= n for a, n in Counter(letters_in).items()):
+            var = chosen[letters_in] = h.addBinary()
+            for pair in inside:
+                h.addConstr(var <= held[pair])
+    h.addConstr(sum(chosen.values()) <= len(blocks))
+    for pair, var in held.items():
+        h.addConstr(sum(v for q, v in chosen.items() if pair in block_pairs(q)) >= var)
+    for a in letters:
+        h.addConstr(sum(Counter(q)[a] * v for q, v in chosen.items() if a in q)
+                    <= sum(most[d] * cells.get((a, d), 0) for d in degrees))
+    h.run()
+    status = h.getModelStatus()
+    if status == highspy.HighsModelStatus.kInfeasible:
+        return False
+    return True if status == highspy.HighsModelStatus.kOptimal else None
+
+
+def blocks(question, seconds: float, keep: int | None) -> None:
+    """The ``blocks`` family: the relaxation, then the relaxation with the family (keeping apart
+    the ``keep`` letters its optimum holds with the most pairs, or every letter)."""
+    builder = _Builder(question, tight=True, capacity=True)
+    relaxation = builder.build(objective=True)
+    began = time.monotonic()
+    result = get_backend("highs").solve(relaxation.model, time_limit=seconds)
+    true_vars = result.true_vars or frozenset()
+    print(f"relaxation: {result.status.name} {result.objective:,} in {time.monotonic() - began:.1f} s", flush=True)
+    began = time.monotonic()
+    classes = [*builder.letters, OTHER]
+    cells = {(a, d): sum(w for v, w in builder.counts[a, d] if v in true_vars)
+             for a in classes for d in builder.degrees}
+    held = [pair for pair, var in relaxation.pairs.items() if var in true_vars]
+    met = blocks_met(builder.board, cells, held, seconds)
+    verdict = {True: "meets", False: "breaks", None: "is not decided against"}[met]
+    print(f"its optimum {verdict} the family ({time.monotonic() - began:.1f} s)", flush=True)
+    kept = None
+    if keep is not None:
+        degree = Counter(a for pair, var in relaxation.pairs.items() if var in true_vars for a in pair)
+        kept = [a for a, _ in degree.most_common(keep)]
+        print(f"keeping apart {''.join(sorted(kept))}", flush=True)
+    added = add_blocks(builder, relaxation, kept)
+    began = time.monotonic()
+    result = get_backend("highs").solve(relaxation.model, time_limit=seconds)
+    print(f"with the family ({added:,} variables more, {relaxation.model.num_vars:,} in all): "
+          f"{result.status.name}, best solution {_number(result.objective)}, bound {_number(result.bound)} "
+          f"in {time.monotonic() - began:.1f} s")
+
+
+def _number(value: int | None) -> str:
+    return "none" if value is None else f"{value:,}"
+
+
 def density(question, seconds: float) -> None:
     """The ``density`` family on the relaxation's optimum."""
     began = time.monotonic()
@@ -215,12 +384,17 @@ def classes(question, seconds: float) -> None:
 def main() -> int:
     """Test one family (see the module's docstring)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("family", choices=("density", "classes"))
+    parser.add_argument("family", choices=("density", "classes", "blocks"))
     parser.add_argument("--shape", default="5x5")
     parser.add_argument("--seconds", type=float, default=300.0, help="HiGHS's time for each relaxation")
+    parser.add_argument("--keep", type=int, default=None,
+                        help="blocks: keep apart only this many letters (the rest one class)")
     args = parser.parse_args()
     question = build_question(optional=["all"], shape=args.shape, allow_empty=True)
-    (density if args.family == "density" else classes)(question, args.seconds)
+    if args.family == "blocks":
+        blocks(question, args.seconds, args.keep)
+    else:
+        {"density": density, "classes": classes}[args.family](question, args.seconds)
     return 0
 
 
