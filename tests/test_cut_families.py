@@ -14,7 +14,13 @@ from pathlib import Path
 
 import pytest
 
+from exactgrid.backends import Status, get_backend
+from exactgrid.data.us import us_states
+from exactgrid.finder import score
 from exactgrid.geometry import Board
+from exactgrid.grid import parse_grid
+from exactgrid.prove.counting import _Builder
+from exactgrid.question import build_question
 
 pytest.importorskip("highspy")
 
@@ -69,3 +75,19 @@ def test_a_corner_letter_cannot_have_four_neighbouring_letters():
              ("_", 3): 3, ("_", 5): 12, ("_", 8): 5}
     assert families.blocks_met(board, cells, {("A", "B"), ("A", "C"), ("A", "D"), ("A", "E")}) is False
     assert families.blocks_met(board, cells, {("A", "B"), ("A", "C"), ("A", "D")}) is True
+
+
+@pytest.mark.parametrize("text, shape, keep", [
+    ("TEXOAINSU", "3x3", None),  # TEXAS, and KANSAS with K altered
+    ("TEXOAINSU", "3x3", ("A", "I", "N", "S")),
+    ("LIDYLAORAWCSNEMHISNTPMATU", "5x5", ("A", "I", "N", "S")),  # 29 states
+])
+def test_the_relaxation_with_the_blocks_family_still_holds_a_real_grids_words(text, shape, keep):
+    grid = parse_grid(text, shape=shape)
+    words = [scored.match.word for scored in score(grid, us_states()).found]
+    assert len(words) == (2 if shape == "3x3" else 29)
+    builder = _Builder(build_question(requirements=words, shape=shape), tight=True, capacity=True)
+    relaxation = builder.build(objective=False)
+    assert families.add_blocks(builder, relaxation, keep) > 0
+    result = get_backend("highs").solve(relaxation.model, time_limit=120)
+    assert result.status in (Status.SAT, Status.OPTIMAL)

@@ -220,9 +220,11 @@ def add_blocks(builder: _Builder, relaxation: CountingModel, keep: Iterable[str]
     blocks, Q within the letter counts, a class in no more Q than the blocks its cells lie in,
     and no more distinct held pairs (needed or not) than edges."""
     model = builder.model
+    before = model.num_vars
     blocks, most = board_blocks(builder.board)
     every = [*builder.letters, OTHER]
-    kept = [a for a in every if keep is None or a in set(keep)]
+    wanted = set(every if keep is None else keep)
+    kept = [a for a in every if a in wanted]
     classes = kept + ([WILD] if len(kept) < len(every) else [])
     read = {a: (a if a in kept else WILD) for a in every}
     counts = {c: [t for a in every if read[a] == c for d in builder.degrees for t in builder.counts[a, d]]
@@ -262,7 +264,7 @@ def add_blocks(builder: _Builder, relaxation: CountingModel, keep: Iterable[str]
         room = [(v, -most[d] * w) for a in every if read[a] == c for d in builder.degrees
                 for v, w in builder.counts[a, d]]
         model.add_linear([v for v, _ in uses + room], [w for _, w in uses + room], "<=", 0)
-    return len(chosen) + len(held) + len(at_least)
+    return model.num_vars - before
 
 
 def blocks_met(board: Board, cells: dict[tuple[str, int], int], pairs: Iterable[tuple[str, str]],
