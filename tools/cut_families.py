@@ -42,7 +42,7 @@ import argparse
 import itertools
 import time
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import highspy
@@ -202,8 +202,37 @@ def board_blocks(board: Board) -> tuple[list[tuple[int, ...]], dict[int, int]]:
 
 
 def block_pairs(letters: tuple[str, ...]) -> set[tuple[str, str]]:
-    """The letter pairs (a <= b) a block holding ``letters`` (four, sorted) puts on adjacent cells."""
-    return {(x, y) for x, y in itertools.combinations(letters, 2)}
+    """The letter pairs a block holding ``letters`` (four, in the classes' order) puts on
+    adjacent cells, each in that order."""
+    return set(itertools.combinations(letters, 2))
+
+
+@dataclass
+class BlockRows:
+    """The ``blocks`` family over some classes of letters, as rows (each backend makes them its own)."""
+
+    times: dict[tuple[str, ...], Counter[str]]
+    """Each multiset a block may hold (four classes, in their order), and how often each class is in it."""
+    pairs: dict[tuple[str, ...], set[tuple[str, str]]]
+    """Each multiset's pairs (:func:`block_pairs`)."""
+    covering: dict[tuple[str, str], list[tuple[str, ...]]]
+    """Each pair of classes (in their order): the multisets holding it."""
+
+
+def block_rows(classes: list[str], most_cells: Callable[[str], int] = lambda _: 4) -> BlockRows:
+    """The ``blocks`` family's rows over ``classes``, each class in at most ``most_cells(c)`` cells."""
+    times = {}
+    for letters in itertools.combinations_with_replacement(classes, 4):
+        counted = Counter(letters)
+        if all(n <= most_cells(c) for c, n in counted.items()):
+            times[letters] = counted
+    pairs = {letters: block_pairs(letters) for letters in times}
+    covering: dict[tuple[str, str], list[tuple[str, ...]]] = {
+        (a, b): [] for i, a in enumerate(classes) for b in classes[i:] if most_cells(a) >= 1 + (a == b)}
+    for letters, inside in pairs.items():
+        for pair in inside:
+            covering[pair].append(letters)
+    return BlockRows(times, pairs, covering)
 
 
 WILD = "*"
@@ -226,44 +255,38 @@ def add_blocks(builder: _Builder, relaxation: CountingModel, keep: Iterable[str]
     wanted = set(every if keep is None else keep)
     kept = [a for a in every if a in wanted]
     classes = kept + ([WILD] if len(kept) < len(every) else [])
-    read = {a: (a if a in kept else WILD) for a in every}
-    counts = {c: [t for a in every if read[a] == c for d in builder.degrees for t in builder.counts[a, d]]
-              for c in classes}
+    rank = {c: i for i, c in enumerate(classes)}
+    read = {a: (a if a in wanted else WILD) for a in every}
+    cells = {c: [(v, w, d) for a in every if read[a] == c for d in builder.degrees for v, w in builder.counts[a, d]]
+             for c in classes}
     at_least = {}
     for c in classes:
-        lits, weights = [v for v, _ in counts[c]], [w for _, w in counts[c]]
         for k in range(1, 5):
-            if c in kept and (c, k) in builder.at_least:
+            if (c, k) in builder.at_least and c != WILD:
                 at_least[c, k] = builder.at_least[c, k]
                 continue
             var = at_least[c, k] = model.new_var(f"g[{c},{k}]")
-            model.add_linear([*lits, var], [*weights, -k], ">=", 0)
-    held: dict[tuple[str, str], int] = {}
-    for i, a in enumerate(classes):
-        for b in classes[i:]:
-            held[a, b] = relaxation.pairs[a, b] if (a, b) in relaxation.pairs else model.new_var(f"h[{a},{b}]")
+            model.add_linear([v for v, _, _ in cells[c]] + [var], [w for _, w, _ in cells[c]] + [-k], ">=", 0)
+    rows = block_rows(classes)
+    held = {pair: relaxation.pairs.get(pair) or model.new_var(f"h[{pair[0]},{pair[1]}]") for pair in rows.covering}
     for (a, b), var in relaxation.pairs.items():
-        model.add_clause([-var, held[tuple(sorted((read[a], read[b]), key=classes.index))]])
-    chosen: dict[tuple[str, ...], int] = {}
-    for letters in itertools.combinations_with_replacement(classes, 4):
-        var = chosen[letters] = model.new_var(f"b[{''.join(letters)}]")
-        for pair in block_pairs(letters):
+        model.add_clause([-var, held[tuple(sorted((read[a], read[b]), key=rank.__getitem__))]])
+    chosen = {letters: model.new_var(f"b[{''.join(letters)}]") for letters in rows.times}
+    uses: dict[str, list[tuple[int, int]]] = {c: [] for c in classes}
+    for letters, var in chosen.items():
+        for pair in rows.pairs[letters]:
             model.add_clause([-var, held[pair]])
-        for c, times in Counter(letters).items():
+        for c, times in rows.times[letters].items():
             model.add_clause([-var, at_least[c, times]])
+            uses[c].append((var, times))
     model.add_linear(list(chosen.values()), None, "<=", len(blocks))
     model.add_linear(list(held.values()), None, "<=", len(builder.board.edges))
-    covering: dict[tuple[str, str], list[int]] = {pair: [] for pair in held}
-    for letters, var in chosen.items():
-        for pair in block_pairs(letters):
-            covering[pair].append(var)
     for pair, var in held.items():
-        model.add_linear([*covering[pair], var], [1] * len(covering[pair]) + [-1], ">=", 0)
+        covering = [chosen[letters] for letters in rows.covering[pair]]
+        model.add_linear([*covering, var], [1] * len(covering) + [-1], ">=", 0)
     for c in classes:
-        uses = [(var, Counter(letters)[c]) for letters, var in chosen.items() if c in letters]
-        room = [(v, -most[d] * w) for a in every if read[a] == c for d in builder.degrees
-                for v, w in builder.counts[a, d]]
-        model.add_linear([v for v, _ in uses + room], [w for _, w in uses + room], "<=", 0)
+        room = [(v, -most[d] * w) for v, w, d in cells[c]]
+        model.add_linear([v for v, _ in uses[c] + room], [w for _, w in uses[c] + room], "<=", 0)
     return model.num_vars - before
 
 
@@ -275,33 +298,33 @@ def blocks_met(board: Board, cells: dict[tuple[str, int], int], pairs: Iterable[
     blocks, each within the counts, each letter in no more of them than its cells' blocks.
     Every grid's own counts and pairs meet it. None when HiGHS does not decide in ``seconds``."""
     blocks, most = board_blocks(board)
-    degrees = sorted({d for _, d in cells})
     counts: Counter[str] = Counter()
-    for (a, _), n in cells.items():
+    room: Counter[str] = Counter()
+    for (a, degree), n in cells.items():
         counts[a] += n
-    letters = sorted(a for a, n in counts.items() if n)
+        room[a] += most[degree] * n
+    rows = block_rows(sorted(a for a, n in counts.items() if n), counts.__getitem__)
     h = highspy.Highs()
     h.setOptionValue("output_flag", False)
     h.setOptionValue("time_limit", float(seconds))
-    held = {(a, b): h.addBinary() for i, a in enumerate(letters) for b in letters[i:] if counts[a] >= 1 + (a == b)}
+    held = {pair: h.addBinary() for pair in rows.covering}
     for pair in pairs:
         if pair not in held:
             return False
         h.addConstr(held[pair] == 1)
     h.addConstr(sum(held.values()) <= len(board.edges))
-    chosen = {}
-    for letters_in in itertools.combinations_with_replacement(letters, 4):
-        inside = block_pairs(letters_in)
-        if inside <= held.keys() and all(counts[a] >= n for a, n in Counter(letters_in).items()):
-            var = chosen[letters_in] = h.addBinary()
-            for pair in inside:
-                h.addConstr(var <= held[pair])
+    chosen = {letters: h.addBinary() for letters in rows.times}
+    uses: dict[str, list] = {}
+    for letters, var in chosen.items():
+        for pair in rows.pairs[letters]:
+            h.addConstr(var <= held[pair])
+        for a, times in rows.times[letters].items():
+            uses.setdefault(a, []).append(times * var)
     h.addConstr(sum(chosen.values()) <= len(blocks))
     for pair, var in held.items():
-        h.addConstr(sum(v for q, v in chosen.items() if pair in block_pairs(q)) >= var)
-    for a in letters:
-        h.addConstr(sum(Counter(q)[a] * v for q, v in chosen.items() if a in q)
-                    <= sum(most[d] * cells.get((a, d), 0) for d in degrees))
+        h.addConstr(sum(chosen[letters] for letters in rows.covering[pair]) >= var)
+    for a, terms in uses.items():
+        h.addConstr(sum(terms) <= room[a])
     h.run()
     status = h.getModelStatus()
     if status == highspy.HighsModelStatus.kInfeasible:
