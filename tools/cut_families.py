@@ -262,7 +262,7 @@ def add_blocks(builder: _Builder, relaxation: CountingModel, keep: Iterable[str]
     at_least = {}
     for c in classes:
         for k in range(1, 5):
-            if (c, k) in builder.at_least and c != WILD:
+            if (c, k) in builder.at_least:
                 at_least[c, k] = builder.at_least[c, k]
                 continue
             var = at_least[c, k] = model.new_var(f"g[{c},{k}]")
