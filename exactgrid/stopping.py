@@ -47,6 +47,60 @@ def stop_on_signals() -> Iterator[None]:
             signal.signal(sig, handler)
 
 
+class Interruptions:
+    """The Ctrl-Cs and stop signals that came while :func:`first_interruption_only` held them."""
+
+    def __init__(self) -> None:
+        self.noted: list[str] = []
+        """Each one by name, as :func:`interruption` gives it, in the order they came."""
+        self.winding_down = False
+        """Set when the work has stopped and is putting its answer together: none raises then."""
+
+    def handle(self, signum: int, frame: FrameType | None) -> None:
+        """Note the signal; raise it (as Python would) only if it is the first and the work is
+        not yet winding down."""
+        self.noted.append("Ctrl-C" if signum == signal.SIGINT else signal.Signals(signum).name)
+        if len(self.noted) == 1 and not self.winding_down:
+            raise KeyboardInterrupt() if signum == signal.SIGINT else Terminated(signum)
+
+
+@contextmanager
+def first_interruption_only() -> Iterator[Interruptions]:
+    """While the body runs (in the main thread), the first Ctrl-C or stop signal raises as
+    before, and every later one -- and any that comes once ``winding_down`` is set -- is only
+    noted (:class:`Interruptions`).
+
+    Why: work that answers an interruption with the best it has so far must not be cut short
+    while it puts that answer together, by a second Ctrl-C or by the same SIGTERM twice
+    (``kill`` sent to a command under ``timeout``, which passes it on). Only signals that
+    raise already are held so: Ctrl-C under Python's own handler, SIGTERM and SIGHUP under
+    :func:`stop_on_signals`; one that is ignored, or left to end the process, stays so.
+    Held within a hold, the signals noted are passed on to the enclosing one when the inner
+    ends, so that the first one raises once in all. Elsewhere than the main thread this does
+    nothing (Python runs handlers there only).
+    """
+    held = Interruptions()
+    if threading.current_thread() is not threading.main_thread():
+        yield held
+        return
+    raising = {signal.SIGINT: signal.default_int_handler}
+    raising.update({sig: _raise_terminated for sig in STOP_SIGNALS})
+    previous = {sig: signal.getsignal(sig) for sig in raising}
+    previous = {sig: handler for sig, handler in previous.items()
+                if handler is raising[sig] or isinstance(getattr(handler, "__self__", None), Interruptions)}
+    for sig in previous:
+        signal.signal(sig, held.handle)
+    try:
+        yield held
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        outer = {getattr(handler, "__self__", None) for handler in previous.values()}
+        for around in outer:  # an enclosing hold hears of them: the first has been raised
+            if isinstance(around, Interruptions):
+                around.noted += held.noted
+
+
 def interruption(exc: KeyboardInterrupt) -> str:
     """What stopped the work, for an answer's detail: ``Ctrl-C`` or the signal's name."""
     return exc.args[0] if isinstance(exc, Terminated) else "Ctrl-C"

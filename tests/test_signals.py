@@ -259,3 +259,41 @@ def test_the_cli_answers_an_interruption_wrapped_in_a_runtime_error_with_exit_3(
     assert result.exit_code == 3 and "stopped: interrupted (Ctrl-C) before an answer" in result.output
     with pytest.raises(RuntimeError, match="a real bug"), stopped_without_an_answer(as_json=False):
         raise RuntimeError("a real bug")
+
+
+def test_after_the_first_interruption_later_ones_are_only_noted():
+    """``first_interruption_only``: the first Ctrl-C or stop signal raises, later ones (and any
+    once the work winds down) are noted; a hold within a hold raises once in all; Python's
+    handlers come back after, and a signal that was ignored stays ignored."""
+    import threading
+
+    from exactgrid.stopping import first_interruption_only, stop_on_signals
+
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("Python runs signal handlers in the main thread only")
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with stop_on_signals(), first_interruption_only() as held:
+            with pytest.raises(KeyboardInterrupt):
+                signal.raise_signal(signal.SIGINT)
+            signal.raise_signal(signal.SIGTERM)
+            signal.raise_signal(signal.SIGINT)
+        assert held.noted == ["Ctrl-C", "SIGTERM", "Ctrl-C"]
+        with stop_on_signals(), first_interruption_only() as held:
+            held.winding_down = True
+            signal.raise_signal(signal.SIGTERM)
+        assert held.noted == ["SIGTERM"]
+        with first_interruption_only() as outer:
+            with first_interruption_only() as inner, pytest.raises(KeyboardInterrupt):
+                signal.raise_signal(signal.SIGINT)
+            signal.raise_signal(signal.SIGINT)
+        assert inner.noted == ["Ctrl-C"] and outer.noted == ["Ctrl-C", "Ctrl-C"]
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        with pytest.raises(KeyboardInterrupt):
+            signal.raise_signal(signal.SIGINT)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        with first_interruption_only() as held:
+            signal.raise_signal(signal.SIGINT)
+        assert held.noted == []
+    finally:
+        signal.signal(signal.SIGINT, before)

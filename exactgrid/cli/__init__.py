@@ -30,12 +30,13 @@ lists its commands' own keys; docs/reference.md has them all.
 
 from __future__ import annotations
 
+import signal
 import time
 
 import click
 
 from .. import __version__
-from ..stopping import stop_on_signals
+from ..stopping import STOP_SIGNALS, first_interruption_only, stop_on_signals
 from .backends import backends_command
 from .base import BadInput, ExactgridGroup, Seconds, read_grid_argument, wants_json
 from .fit import fit_command, fit_many_command
@@ -97,7 +98,14 @@ del _command
 
 
 def main() -> None:
-    """Console-script entry point (``exactgrid``): SIGTERM and SIGHUP stop work as Ctrl-C does."""
-    with stop_on_signals():
-        # the process was started for this command: its start-up counts against --time-limit
-        cli(prog_name="exactgrid", obj={"started": time.monotonic() - process_age()})
+    """Console-script entry point (``exactgrid``): SIGTERM and SIGHUP stop work as Ctrl-C does,
+    and only the first of them raises: one that follows it (a second Ctrl-C; ``kill`` sent to a
+    command under ``timeout``, which passes it on) lets the command finish its answer, and
+    one that comes as the process exits leaves its exit status alone."""
+    try:
+        with stop_on_signals(), first_interruption_only():
+            # the process was started for this command: its start-up counts against --time-limit
+            cli(prog_name="exactgrid", obj={"started": time.monotonic() - process_age()})
+    finally:
+        for sig in (signal.SIGINT, *STOP_SIGNALS):
+            signal.signal(sig, signal.SIG_IGN)

@@ -18,7 +18,7 @@ from ..grid import Grid
 from ..inputs import InputError, check_seconds, clamp_workers_warning
 from ..question import Question, Verdict, checklist_question, choose_checklist
 from ..render.text import checklist_dict, checklist_table, score_dict, score_text, search_progress_line
-from ..stopping import interruption, is_interruption, raise_if_interrupted
+from ..stopping import first_interruption_only, interruption, is_interruption, raise_if_interrupted
 from ..verify import GridCheck, check_grid, checklist_verdict
 from ..wording import plural
 from .certify import WindowCertificate, certify
@@ -280,21 +280,27 @@ def solve(question: Question | None = None, *, checklist: Checklist | str | Path
     start_text = _start_letters(question, start)
     news = _News(constrained, on_progress, out, {"on_improvement": on_improvement, "on_compile": on_compile,
                                                  "on_certify_progress": on_certify_progress})
-    try:
-        answer = _search(constrained, started, time_limit, workers, seed, start_text, schedule, max_proposals, news)
-        _certify_window(answer, certify_window, time_limit if certify_time_limit is None else certify_time_limit,
-                        news)
-    except KeyboardInterrupt as exc:  # between the search's own catches: nothing found, or kept
-        answer = SolveAnswer(question=constrained, verdict=Verdict.UNKNOWN, check=None, stopped_by=interruption(exc))
-    finally:
-        news.close()
-    if chosen is not None and answer.check is not None:
-        answer.checklist = _checked(answer.check, chosen, water_borders)
-    if answer.check is None and answer.closest is not None:  # the question besides the checklist, then the checklist
-        rest = _count_every_word(question)
-        answer.closest_check = check_grid(rest, Grid(rest.board, answer.closest), measure=True)
-        if chosen is not None:
-            answer.closest_checklist = checklist_verdict(chosen, answer.closest_check.score, water_borders)
+    with first_interruption_only() as signals:  # a second one must not lose the answer being made
+        try:
+            answer = _search(constrained, started, time_limit, workers, seed, start_text, schedule, max_proposals,
+                             news)
+            _certify_window(answer, certify_window,
+                            time_limit if certify_time_limit is None else certify_time_limit, news)
+        except KeyboardInterrupt as exc:  # between the search's own catches: nothing found, or kept
+            answer = SolveAnswer(question=constrained, verdict=Verdict.UNKNOWN, check=None,
+                                 stopped_by=interruption(exc))
+        finally:
+            signals.winding_down = True
+            news.close()
+        if chosen is not None and answer.check is not None:
+            answer.checklist = _checked(answer.check, chosen, water_borders)
+        if answer.check is None and answer.closest is not None:  # the question besides the checklist, then it
+            rest = _count_every_word(question)
+            answer.closest_check = check_grid(rest, Grid(rest.board, answer.closest), measure=True)
+            if chosen is not None:
+                answer.closest_checklist = checklist_verdict(chosen, answer.closest_check.score, water_borders)
+    if signals.noted and not is_interruption(answer.stopped_by):  # it came as the work was ending
+        answer.stopped_by = signals.noted[0]
     answer.seconds = time.monotonic() - started
     return answer
 

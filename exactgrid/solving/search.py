@@ -19,7 +19,7 @@ import numpy as np
 
 from ..grid import Grid
 from ..inputs import InputError, usable_cores
-from ..stopping import interruption, leave_signals_to_the_main_thread
+from ..stopping import first_interruption_only, interruption, is_interruption, leave_signals_to_the_main_thread
 from ..verify import GridCheck, check_grid
 from . import kernel
 from .problem import ChainStates, SearchProblem, grid_codes, grid_text
@@ -393,31 +393,35 @@ class _Search:
         result = self.result
         threads: list[threading.Thread] = []
         stop = threading.Event()
-        try:
-            ready = _prepared(lambda: _start_workers(self.problem, schedule, seed, start_codes, workers,
-                                                     stops.max_proposals),
-                              self.began, self.time_limit, self.compiled)
-            if ready is None:  # the time limit came first
-                return self._unbegun("time limit", COMPILING_DETAIL if self.compiling else NOT_BEGUN_DETAIL)
-            self.pool += ready
-            threads += [threading.Thread(target=w.run, args=(stop,), name=f"exactgrid-solve-{i}", daemon=True)
-                        for i, w in enumerate(self.pool)]
-            for t in threads:
-                t.start()
-            self._watch(stops)
-        except KeyboardInterrupt as exc:
-            result.stopped_by = interruption(exc)
-            if not self.pool:
-                return self._unbegun(result.stopped_by, COMPILING_DETAIL if self.compiling
-                                     else "stopped before the search began")
-        finally:
-            stop.set()
-            for t in threads:
-                t.join()
-        errors = [w.error for w in self.pool if w.error is not None]
-        if errors:
-            raise errors[0]
-        self.collect()
+        with first_interruption_only() as signals:  # a second one must not lose the best grid
+            try:
+                ready = _prepared(lambda: _start_workers(self.problem, schedule, seed, start_codes, workers,
+                                                         stops.max_proposals),
+                                  self.began, self.time_limit, self.compiled)
+                if ready is None:  # the time limit came first
+                    return self._unbegun("time limit", COMPILING_DETAIL if self.compiling else NOT_BEGUN_DETAIL)
+                self.pool += ready
+                threads += [threading.Thread(target=w.run, args=(stop,), name=f"exactgrid-solve-{i}", daemon=True)
+                            for i, w in enumerate(self.pool)]
+                for t in threads:
+                    t.start()
+                self._watch(stops)
+            except KeyboardInterrupt as exc:
+                result.stopped_by = interruption(exc)
+                if not self.pool:
+                    return self._unbegun(result.stopped_by, COMPILING_DETAIL if self.compiling
+                                         else "stopped before the search began")
+            finally:
+                signals.winding_down = True
+                stop.set()
+                for t in threads:
+                    t.join()
+            errors = [w.error for w in self.pool if w.error is not None]
+            if errors:
+                raise errors[0]
+            self.collect()
+        if signals.noted and not is_interruption(result.stopped_by):  # it came as the search was ending
+            result.stopped_by = signals.noted[0]
         return result
 
     def _unbegun(self, stopped_by: str, detail: str) -> SearchResult:
