@@ -50,9 +50,11 @@ def stop_on_signals() -> Iterator[None]:
 class Interruptions:
     """The Ctrl-Cs and stop signals that came while :func:`first_interruption_only` held them."""
 
-    def __init__(self) -> None:
+    def __init__(self, earlier: bool = False) -> None:
         self.noted: list[str] = []
         """Each one by name, as :func:`interruption` gives it, in the order they came."""
+        self.earlier = earlier
+        """Whether one came before this hold began (to an enclosing hold): none raises then."""
         self.winding_down = False
         """Set when the work has stopped and is putting its answer together: none raises then."""
 
@@ -60,7 +62,7 @@ class Interruptions:
         """Note the signal; raise it (as Python would) only if it is the first and the work is
         not yet winding down."""
         self.noted.append("Ctrl-C" if signum == signal.SIGINT else signal.Signals(signum).name)
-        if len(self.noted) == 1 and not self.winding_down:
+        if len(self.noted) == 1 and not self.earlier and not self.winding_down:
             raise KeyboardInterrupt() if signum == signal.SIGINT else Terminated(signum)
 
 
@@ -76,18 +78,20 @@ def first_interruption_only() -> Iterator[Interruptions]:
     raise already are held so: Ctrl-C under Python's own handler, SIGTERM and SIGHUP under
     :func:`stop_on_signals`; one that is ignored, or left to end the process, stays so.
     Held within a hold, the signals noted are passed on to the enclosing one when the inner
-    ends, so that the first one raises once in all. Elsewhere than the main thread this does
+    ends, and one noted by the enclosing hold before keeps the inner from raising: the first
+    raises once in all. Elsewhere than the main thread this does
     nothing (Python runs handlers there only).
     """
-    held = Interruptions()
     if threading.current_thread() is not threading.main_thread():
-        yield held
+        yield Interruptions()
         return
     raising = {signal.SIGINT: signal.default_int_handler}
     raising.update({sig: _raise_terminated for sig in STOP_SIGNALS})
     previous = {sig: signal.getsignal(sig) for sig in raising}
     previous = {sig: handler for sig, handler in previous.items()
                 if handler is raising[sig] or isinstance(getattr(handler, "__self__", None), Interruptions)}
+    enclosing = [getattr(handler, "__self__", None) for handler in previous.values()]
+    held = Interruptions(earlier=any(isinstance(e, Interruptions) and (e.noted or e.earlier) for e in enclosing))
     for sig in previous:
         signal.signal(sig, held.handle)
     try:
@@ -95,10 +99,8 @@ def first_interruption_only() -> Iterator[Interruptions]:
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
-        outer = {getattr(handler, "__self__", None) for handler in previous.values()}
-        for around in outer:  # an enclosing hold hears of them: the first has been raised
-            if isinstance(around, Interruptions):
-                around.noted += held.noted
+        for around in {id(e): e for e in enclosing if isinstance(e, Interruptions)}.values():
+            around.noted += held.noted  # an enclosing hold hears of them: the first has come
 
 
 def interruption(exc: KeyboardInterrupt) -> str:

@@ -287,7 +287,10 @@ def test_after_the_first_interruption_later_ones_are_only_noted():
             with first_interruption_only() as inner, pytest.raises(KeyboardInterrupt):
                 signal.raise_signal(signal.SIGINT)
             signal.raise_signal(signal.SIGINT)
-        assert inner.noted == ["Ctrl-C"] and outer.noted == ["Ctrl-C", "Ctrl-C"]
+            with first_interruption_only() as late:
+                signal.raise_signal(signal.SIGINT)
+        assert inner.noted == ["Ctrl-C"] and late.noted == ["Ctrl-C"]
+        assert outer.noted == ["Ctrl-C", "Ctrl-C", "Ctrl-C"]
         assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
         with pytest.raises(KeyboardInterrupt):
             signal.raise_signal(signal.SIGINT)
