@@ -61,9 +61,10 @@ class Interruptions:
     def handle(self, signum: int, frame: FrameType | None) -> None:
         """Note the signal; raise it (as Python would) only if it is the first and the work is
         not yet winding down."""
-        self.noted.append("Ctrl-C" if signum == signal.SIGINT else signal.Signals(signum).name)
+        stop = KeyboardInterrupt() if signum == signal.SIGINT else Terminated(signum)
+        self.noted.append(interruption(stop))
         if len(self.noted) == 1 and not self.earlier and not self.winding_down:
-            raise KeyboardInterrupt() if signum == signal.SIGINT else Terminated(signum)
+            raise stop
 
 
 @contextmanager
