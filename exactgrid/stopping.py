@@ -66,6 +66,14 @@ class Interruptions:
         if len(self.noted) == 1 and not self.earlier and not self.winding_down:
             raise stop
 
+    def stopped_by(self, stopped_by: str | None) -> str | None:
+        """What stopped the work, told the signals held: ``stopped_by`` when it already names
+        an interruption, else the first signal noted (one that came as the work was ending,
+        which it finished), else ``stopped_by`` (a time limit, or None)."""
+        if self.noted and not is_interruption(stopped_by):
+            return self.noted[0]
+        return stopped_by
+
 
 @contextmanager
 def first_interruption_only() -> Iterator[Interruptions]:

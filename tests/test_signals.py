@@ -279,6 +279,8 @@ def test_after_the_first_interruption_later_ones_are_only_noted():
             signal.raise_signal(signal.SIGTERM)
             signal.raise_signal(signal.SIGINT)
         assert held.noted == ["Ctrl-C", "SIGTERM", "Ctrl-C"]
+        assert held.stopped_by("time limit") == "Ctrl-C" and held.stopped_by(None) == "Ctrl-C"
+        assert held.stopped_by("SIGTERM") == "SIGTERM"  # what the work caught stands
         with stop_on_signals(), first_interruption_only() as held:
             held.winding_down = True
             signal.raise_signal(signal.SIGTERM)
@@ -297,6 +299,6 @@ def test_after_the_first_interruption_later_ones_are_only_noted():
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         with first_interruption_only() as held:
             signal.raise_signal(signal.SIGINT)
-        assert held.noted == []
+        assert held.noted == [] and held.stopped_by("time limit") == "time limit"
     finally:
         signal.signal(signal.SIGINT, before)

@@ -299,8 +299,7 @@ def solve(question: Question | None = None, *, checklist: Checklist | str | Path
             answer.closest_check = check_grid(rest, Grid(rest.board, answer.closest), measure=True)
             if chosen is not None:
                 answer.closest_checklist = checklist_verdict(chosen, answer.closest_check.score, water_borders)
-    if signals.noted and not is_interruption(answer.stopped_by):  # it came as the work was ending
-        answer.stopped_by = signals.noted[0]
+    answer.stopped_by = signals.stopped_by(answer.stopped_by)
     answer.seconds = time.monotonic() - started
     return answer
 

@@ -19,7 +19,7 @@ import numpy as np
 
 from ..grid import Grid
 from ..inputs import InputError, usable_cores
-from ..stopping import first_interruption_only, interruption, is_interruption, leave_signals_to_the_main_thread
+from ..stopping import first_interruption_only, interruption, leave_signals_to_the_main_thread
 from ..verify import GridCheck, check_grid
 from . import kernel
 from .problem import ChainStates, SearchProblem, grid_codes, grid_text
@@ -420,8 +420,7 @@ class _Search:
             if errors:
                 raise errors[0]
             self.collect()
-        if signals.noted and not is_interruption(result.stopped_by):  # it came as the search was ending
-            result.stopped_by = signals.noted[0]
+        result.stopped_by = signals.stopped_by(result.stopped_by)
         return result
 
     def _unbegun(self, stopped_by: str, detail: str) -> SearchResult:
