@@ -57,13 +57,35 @@ class Interruptions:
         """Whether one came before this hold began (to an enclosing hold): none raises then."""
         self.winding_down = False
         """Set when the work has stopped and is putting its answer together: none raises then."""
+        self._deferring = False
+        self._pending: KeyboardInterrupt | None = None
 
     def handle(self, signum: int, frame: FrameType | None) -> None:
         """Note the signal; raise it (as Python would) only if it is the first and the work is
-        not yet winding down."""
+        not yet winding down -- at once, or at the end of a :meth:`deferred` step."""
         stop = KeyboardInterrupt() if signum == signal.SIGINT else Terminated(signum)
         self.noted.append(interruption(stop))
         if len(self.noted) == 1 and not self.earlier and not self.winding_down:
+            if self._deferring:
+                self._pending = stop
+                return
+            raise stop
+
+    @contextmanager
+    def deferred(self) -> Iterator[None]:
+        """A step no signal may cut in half: one that comes while the body runs is raised when
+        it ends, as it would have been a moment later.
+
+        Why: starting the threads that a ``finally`` joins. A Ctrl-C inside ``Thread.start()``
+        leaves a thread the ``finally`` cannot join ("cannot join thread before it is started"),
+        and that RuntimeError, not the interruption, reached the caller."""
+        self._deferring = True
+        try:
+            yield
+        finally:
+            self._deferring = False
+        stop, self._pending = self._pending, None
+        if stop is not None:
             raise stop
 
     def stopped_by(self, stopped_by: str | None) -> str | None:

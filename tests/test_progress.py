@@ -192,9 +192,10 @@ def test_a_signal_gives_the_answer_so_far_and_exit_3(command: str, signum: int, 
     except BaseException:
         os.killpg(process.pid, signal.SIGKILL)
         raise
-    code, out, survivors = stop(process, signum)
-    assert code == 3, out
-    assert stopped_by(command, out) == ("Ctrl-C" if signum == signal.SIGINT else "SIGTERM")
+    stopped = stop(process, signum)
+    code, out, survivors = stopped
+    assert code == 3, stopped.said()
+    assert stopped_by(command, out) == ("Ctrl-C" if signum == signal.SIGINT else "SIGTERM"), stopped.said()
     assert not survivors
 
 

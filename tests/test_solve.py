@@ -291,3 +291,35 @@ def test_an_interruption_while_solve_seeks_its_first_grid_ends_the_solve(monkeyp
     answer = eg.solve(Question(eg.Board(3, 3), required=["OHIO"]), time_limit=120, workers=1)
     assert answer.stopped_by == "SIGTERM" and answer.check is None
     assert answer.stats.proposals == 0  # the search never began
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_signal_while_the_worker_threads_start_ends_the_search(monkeypatch, workers: int) -> None:
+    """A Ctrl-C that lands while the search starts its worker threads (a window a loaded machine
+    widens) is the search's stop like any other. It once left a thread never started, whose join
+    raised "cannot join thread before it is started", and ``fit --local-search`` died with a
+    traceback (exit 1, seen in CI) instead of answering UNKNOWN."""
+    import os
+    import signal
+    import threading
+
+    from exactgrid.solving import search as search_module
+    from exactgrid.solving.problem import SearchProblem
+
+    original = threading.Thread.start
+    signalled: list[str] = []
+
+    def start_after_a_signal(thread: threading.Thread) -> None:
+        if thread.name.startswith("exactgrid-solve-") and thread.name != "exactgrid-solve-compile" and not signalled:
+            signalled.append(thread.name)
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.5)  # the handler raises here, before the thread is started
+        original(thread)
+
+    monkeypatch.setattr(threading.Thread, "start", start_after_a_signal)
+    problem = SearchProblem.build(Question(eg.Board(3, 3), words=WORDS))
+    result = search_module.search(problem, time_limit=120, workers=workers, seed=1)
+    assert signalled == ["exactgrid-solve-0"]
+    assert result.stopped_by == "Ctrl-C"
+    assert not [t for t in threading.enumerate() if t.name.startswith("exactgrid-solve-") and t.is_alive()
+                and t.name != "exactgrid-solve-compile"]

@@ -135,11 +135,11 @@ def test_a_signal_ends_the_search_with_the_best_grid(signum: int, times: int, tm
         for _ in range(times):
             process.send_signal(signum)
             time.sleep(0.01)
-        stdout, _ = process.communicate(timeout=600)
+        stdout, stderr = process.communicate(timeout=600)
     finally:
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
-    assert process.returncode == 3
+    assert process.returncode == 3, f"exit {process.returncode}\nstdout: {stdout!r}\nstderr: {stderr[-3000:]}"
     data = json.loads(stdout)
     assert data["search"]["stopped_by"] == ("Ctrl-C" if signum == signal.SIGINT else "SIGTERM")
     assert eg.score(data["grid"]).total == data["total"]

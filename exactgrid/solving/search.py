@@ -403,8 +403,9 @@ class _Search:
                 self.pool += ready
                 threads += [threading.Thread(target=w.run, args=(stop,), name=f"exactgrid-solve-{i}", daemon=True)
                             for i, w in enumerate(self.pool)]
-                for t in threads:
-                    t.start()
+                with signals.deferred():  # every thread started, so that the finally can join them
+                    for t in threads:
+                        t.start()
                 self._watch(stops)
             except KeyboardInterrupt as exc:
                 result.stopped_by = interruption(exc)
