@@ -9,11 +9,12 @@ CLI does, and a Python program may, around its own work.
 
 from __future__ import annotations
 
+import importlib
 import signal
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from types import FrameType
+from types import FrameType, ModuleType
 
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 
@@ -132,6 +133,49 @@ def first_interruption_only() -> Iterator[Interruptions]:
             signal.signal(sig, handler)
         for around in {id(e): e for e in enclosing if isinstance(e, Interruptions)}.values():
             around.noted += held.noted  # an enclosing hold hears of them: the first has come
+
+
+_PROCESS_HOLD: list[Interruptions] = []
+
+
+def hold_for_the_process() -> Interruptions:
+    """For a program's entry point: what ``with stop_on_signals(), first_interruption_only()``
+    sets up (SIGTERM and SIGHUP raise as Ctrl-C does, and only the first of them raises), never
+    taken down: the process ends with it. :func:`wind_down_the_process` marks it winding down
+    once the program has its answer, so that a signal then is only noted.
+
+    Why not the context managers: leaving them restores raising handlers (SIGTERM's default
+    even ends the process), and a signal that came in that moment replaced the exit status of
+    an answer already printed, or ended the process with a traceback. A signal that comes
+    while the hold is set up raises as usual. Elsewhere than the main thread this only returns
+    a hold that no signal reaches."""
+    held = Interruptions()
+    if threading.current_thread() is threading.main_thread():
+        raising = signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        for sig in (*STOP_SIGNALS, *((signal.SIGINT,) if raising else ())):
+            signal.signal(sig, held.handle)
+    _PROCESS_HOLD[:] = [held]
+    return held
+
+
+def wind_down_the_process() -> None:
+    """The program has its answer (and exit status): a signal that comes now, to the hold of
+    :func:`hold_for_the_process`, is only noted. Without that hold, nothing happens. A program
+    should ignore the signals last thing: Python's exit gives every signal it handled its
+    default back (SIGTERM's ends the process, with another exit status)."""
+    for held in _PROCESS_HOLD:
+        held.winding_down = True
+
+
+def uncut_import(module: str) -> ModuleType:
+    """``importlib.import_module(module)`` that no Ctrl-C or stop signal cuts short: one that
+    comes meanwhile is raised when the import is done, as it would have been a moment later.
+
+    Why: an extension module whose import is interrupted (numba's) fails with an ImportError
+    that does not say why, and a caller testing for an optional dependency took it for the
+    dependency missing ("solve ... need numba", exit 2, on a Ctrl-C while numba loaded)."""
+    with first_interruption_only() as signals, signals.deferred():
+        return importlib.import_module(module)
 
 
 def interruption(exc: KeyboardInterrupt) -> str:

@@ -262,6 +262,63 @@ def test_the_cli_answers_an_interruption_wrapped_in_a_runtime_error_with_exit_3(
         raise RuntimeError("a real bug")
 
 
+def test_an_interruption_as_a_command_ends_leaves_its_exit_status_alone():
+    """A signal that lands while the command's exit (its answer printed) is on its way out:
+    the command's status stands, not "stopped before an answer" (found by raising SIGINT at
+    each line in turn, /tmp/exp in stop 44)."""
+    import click
+
+    from exactgrid.cli.base import stopped_without_an_answer
+
+    with pytest.raises(click.exceptions.Exit) as ended, stopped_without_an_answer(as_json=False):
+        try:
+            raise click.exceptions.Exit(1)
+        finally:
+            raise KeyboardInterrupt()  # what the handler raises, in the middle of the exit
+    assert ended.value.exit_code == 1
+
+
+ENDS_AS_A_SIGNAL_COMES = """
+import signal, sys
+import exactgrid.cli as c
+
+def command(**_):
+    try:
+        sys.exit(SYSTEM_EXIT)
+    finally:
+        signal.raise_signal(signal.SIGTERM)
+
+c.cli = command
+c.main()
+"""
+
+SIGNALLED_AS_THE_HOLD_IS_SET = """
+import exactgrid.cli as c
+
+def hold():
+    raise KeyboardInterrupt()
+
+c.hold_for_the_process = hold
+c.main()
+"""
+
+
+def test_the_program_keeps_its_exit_status_whenever_a_signal_comes():
+    """``main``: a signal as the command's exit status is on its way out of the program leaves
+    it alone (it once replaced it with a traceback, or ended the process by SIGTERM's
+    default); one before the command began is the stopped line and exit 3, not a traceback."""
+    for status in (0, 1):
+        done = subprocess.run([sys.executable, "-c", ENDS_AS_A_SIGNAL_COMES.replace("SYSTEM_EXIT", str(status))],
+                              capture_output=True, text=True, timeout=HANG_SECONDS)
+        assert done.returncode == status and not done.stderr, done.stderr
+    for args, where in (([], "stderr"), (["fit", "--json"], "stdout")):
+        done = subprocess.run([sys.executable, "-c", SIGNALLED_AS_THE_HOLD_IS_SET, *args], capture_output=True,
+                              text=True, timeout=HANG_SECONDS)
+        assert done.returncode == 3 and "Traceback" not in done.stderr, done.stderr
+        said = done.stderr if where == "stderr" else json.loads(done.stdout)["stopped"]
+        assert "interrupted (Ctrl-C)" in said
+
+
 def test_after_the_first_interruption_later_ones_are_only_noted():
     """``first_interruption_only``: the first Ctrl-C or stop signal raises, later ones (and any
     once the work winds down) are noted; a hold within a hold raises once in all; Python's
@@ -324,3 +381,21 @@ def test_a_deferred_step_raises_the_first_interruption_when_it_ends():
             finished.append("quiet step")
     assert finished == ["step", "quiet step"]
     assert isinstance(raised.value, Terminated) and held.noted == ["SIGTERM", "Ctrl-C"]
+
+
+def test_an_import_is_not_cut_short_by_a_signal(tmp_path, monkeypatch):
+    """``uncut_import``: a Ctrl-C that comes while a module loads is raised once it has loaded.
+    Cut short, numba's import failed with an ImportError that ``solve`` took for numba missing
+    (exit 2 and "pip install 'exactgrid[solve]'", found by raising SIGINT at each line in turn)."""
+    import threading
+
+    from exactgrid.stopping import first_interruption_only, uncut_import
+
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("Python runs signal handlers in the main thread only")
+    (tmp_path / "loads_slowly.py").write_text("import signal\nsignal.raise_signal(signal.SIGINT)\nLOADED = True\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with first_interruption_only() as held, pytest.raises(KeyboardInterrupt):
+        uncut_import("loads_slowly")
+    assert sys.modules["loads_slowly"].LOADED and held.noted == ["Ctrl-C"]
+    del sys.modules["loads_slowly"]

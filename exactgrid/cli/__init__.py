@@ -31,14 +31,15 @@ lists its commands' own keys; docs/reference.md has them all.
 from __future__ import annotations
 
 import signal
+import sys
 import time
 
 import click
 
 from .. import __version__
-from ..stopping import STOP_SIGNALS, first_interruption_only, stop_on_signals
+from ..stopping import STOP_SIGNALS, hold_for_the_process, wind_down_the_process
 from .backends import backends_command
-from .base import BadInput, ExactgridGroup, Seconds, read_grid_argument, wants_json
+from .base import BadInput, ExactgridGroup, Seconds, read_grid_argument, say_stopped, wants_json
 from .fit import fit_command, fit_many_command
 from .grid import check_command, score_command, show_command, words_command
 from .progress import STOPPED_EXIT, Progress, process_age
@@ -99,13 +100,22 @@ del _command
 
 def main() -> None:
     """Console-script entry point (``exactgrid``): SIGTERM and SIGHUP stop work as Ctrl-C does,
-    and only the first of them raises: one that follows it (a second Ctrl-C; ``kill`` sent to a
-    command under ``timeout``, which passes it on) lets the command finish its answer, and
-    one that comes as the process exits leaves its exit status alone."""
+    and only the first of them raises (:func:`~exactgrid.stopping.hold_for_the_process`): one
+    that follows it (a second Ctrl-C; ``kill`` sent to a command under ``timeout``, which
+    passes it on) lets the command finish its answer, and one that comes as the process exits
+    leaves its exit status alone. One that comes before the command begins is the line
+    ``stopped: interrupted (Ctrl-C) before an answer``, exit status 3."""
     try:
-        with stop_on_signals(), first_interruption_only():
-            # the process was started for this command: its start-up counts against --time-limit
-            cli(prog_name="exactgrid", obj={"started": time.monotonic() - process_age()})
+        hold_for_the_process()
+        # the process was started for this command: its start-up counts against --time-limit
+        cli(prog_name="exactgrid", obj={"started": time.monotonic() - process_age()})
+    except KeyboardInterrupt as exc:  # as the hold was set up, or as click ended the command
+        wind_down_the_process()
+        if isinstance(exc.__context__, SystemExit):  # the command's exit status stands
+            raise exc.__context__ from None
+        say_stopped(exc, wants_json(sys.argv[1:]))
+        sys.exit(STOPPED_EXIT)
     finally:
-        for sig in (signal.SIGINT, *STOP_SIGNALS):
+        wind_down_the_process()
+        for sig in (signal.SIGINT, *STOP_SIGNALS):  # Python's exit gives them back their defaults (SIGTERM's ends it)
             signal.signal(sig, signal.SIG_IGN)

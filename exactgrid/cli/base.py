@@ -28,7 +28,7 @@ from ..finder import PATH_RULES
 from ..geometry import MOVE_RULES
 from ..grid import Grid, GridError, parse_grid
 from ..inputs import InputError, check_seconds, clamp_workers, read_text_file
-from ..stopping import interruption, interruption_behind
+from ..stopping import interruption, interruption_behind, wind_down_the_process
 from .progress import STARTED_KEY, STOPPED_EXIT, notice
 
 if TYPE_CHECKING:
@@ -96,26 +96,38 @@ class ExactgridGroup(click.Group):
         where Ctrl-C or a stop signal that no command turned into an answer ends with exit 3
         (never click's "Aborted!", exit 1)."""
         as_json = ctx.meta.get("exactgrid.json", False)
-        with stopped_without_an_answer(as_json), one_line_errors(as_json):
-            return super().invoke(ctx)
+        try:
+            with stopped_without_an_answer(as_json), one_line_errors(as_json):
+                return super().invoke(ctx)
+        finally:
+            wind_down_the_process()  # the command has ended: a signal now cannot change its status
 
 
 @contextmanager
 def stopped_without_an_answer(as_json: bool) -> Iterator[None]:
     """Ctrl-C, SIGTERM or SIGHUP before a command had an answer to give (while reading input,
-    say): one line ``stopped: interrupted (Ctrl-C) before an answer`` on stderr, or under
-    ``--json`` ``{"stopped": "interrupted (Ctrl-C)"}`` on stdout; exit status 3."""
+    say): :func:`say_stopped`, exit status 3. One that came as the command was ending, its
+    answer given, leaves that answer's exit status alone."""
     try:
         yield
     except (KeyboardInterrupt, RuntimeError) as caught:
         exc = interruption_behind(caught)
         if exc is None:
             raise
-        if as_json:
-            click.echo(json.dumps({"stopped": f"interrupted ({interruption(exc)})"}))
-        else:
-            click.echo(f"stopped: interrupted ({interruption(exc)}) before an answer", err=True)
+        if isinstance(exc.__context__, click.exceptions.Exit):
+            raise exc.__context__ from None
+        say_stopped(exc, as_json)
         raise click.exceptions.Exit(STOPPED_EXIT) from None
+
+
+def say_stopped(exc: KeyboardInterrupt, as_json: bool) -> None:
+    """That ``exc`` stopped the command before it had an answer: one line ``stopped:
+    interrupted (Ctrl-C) before an answer`` on stderr, or under ``--json``
+    ``{"stopped": "interrupted (Ctrl-C)"}`` on stdout."""
+    if as_json:
+        click.echo(json.dumps({"stopped": f"interrupted ({interruption(exc)})"}))
+    else:
+        click.echo(f"stopped: interrupted ({interruption(exc)}) before an answer", err=True)
 
 
 # --------------------------------------------------------------------------- shared input

@@ -32,8 +32,10 @@ from typing import Any
 
 import numpy as np
 
+from ..stopping import uncut_import
+
 try:
-    from numba import njit
+    njit = uncut_import("numba").njit
 except ImportError as exc:  # the base install has no numba: exactgrid.prove.drup falls back to Python
     NUMBA_MISSING: str | None = str(exc)
 

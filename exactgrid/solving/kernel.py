@@ -53,9 +53,10 @@ from typing import Any
 import numpy as np
 
 from ..inputs import InputError
+from ..stopping import uncut_import
 
 try:
-    from numba import njit
+    njit = uncut_import("numba").njit
 except ImportError as exc:  # the `solve` extra is not installed: the module still imports
     NUMBA_MISSING: str | None = str(exc)
 

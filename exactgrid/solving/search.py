@@ -401,9 +401,9 @@ class _Search:
                 if ready is None:  # the time limit came first
                     return self._unbegun("time limit", COMPILING_DETAIL if self.compiling else NOT_BEGUN_DETAIL)
                 self.pool += ready
-                threads += [threading.Thread(target=w.run, args=(stop,), name=f"exactgrid-solve-{i}", daemon=True)
-                            for i, w in enumerate(self.pool)]
-                with signals.deferred():  # every thread started, so that the finally can join them
+                with signals.deferred():  # the threads listed are the threads started: the finally joins them
+                    threads += [threading.Thread(target=w.run, args=(stop,), name=f"exactgrid-solve-{i}",
+                                                 daemon=True) for i, w in enumerate(self.pool)]
                     for t in threads:
                         t.start()
                 self._watch(stops)
