@@ -4,7 +4,8 @@ Python turns Ctrl-C (SIGINT) into ``KeyboardInterrupt``; :func:`stop_on_signals`
 (``kill``, ``timeout``) and SIGHUP (a closed terminal) raise :class:`Terminated`, a subclass, so
 one ``except KeyboardInterrupt`` / ``finally`` path answers UNKNOWN, kills the solver children and
 removes what was made, whichever signal came. The library installs no handler by itself: the
-CLI does, and a Python program may, around its own work.
+CLI does, for its whole process (:func:`hold_for_the_process`), and a Python program may,
+around its own work (:func:`stop_on_signals` with :func:`first_interruption_only`).
 """
 
 from __future__ import annotations
