@@ -11,6 +11,7 @@ around its own work (:func:`stop_on_signals` with :func:`first_interruption_only
 from __future__ import annotations
 
 import importlib
+import os
 import signal
 import threading
 from collections.abc import Iterator
@@ -61,10 +62,15 @@ class Interruptions:
         """Set when the work has stopped and is putting its answer together: none raises then."""
         self._deferring = False
         self._pending: KeyboardInterrupt | None = None
+        self._process = os.getpid()
 
     def handle(self, signum: int, frame: FrameType | None) -> None:
         """Note the signal; raise it (as Python would) only if it is the first and the work is
-        not yet winding down -- at once, or at the end of a :meth:`deferred` step."""
+        not yet winding down -- at once, or at the end of a :meth:`deferred` step. In a process
+        forked from the one holding (a pool worker not yet set up), as a worker takes it."""
+        if os.getpid() != self._process:
+            _as_a_forked_worker(signum)
+            return
         stop = KeyboardInterrupt() if signum == signal.SIGINT else Terminated(signum)
         self.noted.append(interruption(stop))
         if len(self.noted) == 1 and not self.earlier and not self.winding_down:
@@ -97,6 +103,17 @@ class Interruptions:
         if self.noted and not is_interruption(stopped_by):
             return self.noted[0]
         return stopped_by
+
+
+def _as_a_forked_worker(signum: int) -> None:
+    """A signal to a forked worker that still has the parent's handlers (the pool's
+    ``quiet_worker`` has not run yet): Ctrl-C is the parent's to handle, and a stop signal (the
+    pool's ``terminate``) ends the process as by default, with no traceback on the parent's
+    stderr."""
+    if signum == signal.SIGINT:
+        return
+    signal.signal(signum, signal.SIG_DFL)
+    os.kill(os.getpid(), signum)
 
 
 @contextmanager

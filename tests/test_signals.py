@@ -399,3 +399,33 @@ def test_an_import_is_not_cut_short_by_a_signal(tmp_path, monkeypatch):
         uncut_import("loads_slowly")
     assert sys.modules["loads_slowly"].LOADED and held.noted == ["Ctrl-C"]
     del sys.modules["loads_slowly"]
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="forks")
+def test_a_forked_worker_takes_a_stop_signal_as_a_worker_not_as_the_parent():
+    """A pool worker forked while the CLI holds the signals, stopped (``terminate``: SIGTERM)
+    before its ``quiet_worker`` ran, ends as by SIGTERM, quietly: it used to run the parent's
+    handler and print a traceback on the parent's stderr (found by tools/fuzz_signals.py)."""
+    import threading
+
+    from exactgrid.stopping import first_interruption_only, stop_on_signals
+
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("Python runs signal handlers in the main thread only")
+    with stop_on_signals(), first_interruption_only() as held:
+        read, write = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the worker, as forked: the parent's handlers
+            try:
+                os.dup2(write, 2)
+                signal.raise_signal(signal.SIGINT)  # the parent's to handle: nothing here
+                signal.raise_signal(signal.SIGTERM)
+                time.sleep(5)
+            finally:
+                os._exit(7)
+        os.close(write)
+        _, status = os.waitpid(pid, 0)
+        with os.fdopen(read, "rb") as said:
+            err = said.read()
+    assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGTERM, (status, err)
+    assert err == b"" and held.noted == []
