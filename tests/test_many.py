@@ -87,3 +87,24 @@ def test_fit_many_command_streams_json_lines(tmp_path):
     path.write_text('{"id": 1, "require": ["NARNIA"]}\n')
     bad = CliRunner().invoke(cli, ["fit-many", str(path), "--backend", "cadical"])
     assert bad.exit_code == 2 and json.loads(bad.output.splitlines()[0])["error"].endswith("not on the US states list")
+
+
+def _die() -> None:
+    import os
+    import signal
+
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def test_a_worker_that_dies_leaves_errors_not_a_traceback():
+    """A pool worker killed (here: at its start) breaks the pool: each question it leaves
+    unanswered gets an error saying so, and fit_many returns (it used to raise
+    BrokenProcessPool, and fit-many printed a traceback)."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from exactgrid.fitting.many import WORKER_DIED
+
+    questions = [eg.Question(eg.Board(3, 3), required=["OHIO"]), eg.Question(eg.Board(3, 3), required=["UTAH"])]
+    with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork"), initializer=_die) as pool:
+        answers = list(fit_many(questions, executor=pool, time_limit=30))
+    assert len(answers) == 2 and all(a.answer is None and a.error == WORKER_DIED for a in answers)

@@ -59,9 +59,13 @@ CHILD = """
 import os, signal, sys
 count, at, package = 0, int(sys.argv[1]), sys.argv[2]
 chosen = getattr(signal, os.environ["FUZZ_SIGNAL"])
+command = os.getpid()
 
 def tracer(frame, event, arg):
     global count
+    if os.getpid() != command:  # a forked pool worker inherits the trace: the signal is the command's
+        sys.settrace(None)
+        return None
     if not frame.f_code.co_filename.startswith(package):
         return None
     if event == "line":

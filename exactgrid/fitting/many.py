@@ -19,6 +19,7 @@ import os
 import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
@@ -208,11 +209,18 @@ def _not_answered(pending: dict[Future[ManyAnswer], Any], stream: Iterator[tuple
             yield ManyAnswer(given[0] if isinstance(given, tuple) else index, error=NOT_ANSWERED)
 
 
+WORKER_DIED = "not answered: a worker process died (killed, or out of memory)"
+"""The error of a question whose pool worker died, and of those queued behind it (a pool
+that lost a process takes no more work)."""
+
+
 def _result(future: Future[ManyAnswer], ident: Any) -> ManyAnswer:
     try:
         return future.result()
     except InputError as exc:  # a question a worker refused (e.g. a model too large)
         return ManyAnswer(ident, error=str(exc))
+    except BrokenProcessPool:
+        return ManyAnswer(ident, error=WORKER_DIED)
 
 
 def read_questions(lines: Iterable[str], source: str = "<questions>",
