@@ -265,7 +265,7 @@ def test_the_cli_answers_an_interruption_wrapped_in_a_runtime_error_with_exit_3(
 def test_an_interruption_as_a_command_ends_leaves_its_exit_status_alone():
     """A signal that lands while the command's exit (its answer printed) is on its way out:
     the command's status stands, not "stopped before an answer" (found by raising SIGINT at
-    each line in turn, /tmp/exp in stop 44)."""
+    each line in turn: tools/fuzz_signals.py)."""
     import click
 
     from exactgrid.cli.base import stopped_without_an_answer
