@@ -299,7 +299,6 @@ def test_a_signal_while_the_worker_threads_start_ends_the_search(monkeypatch, wo
     widens) is the search's stop like any other. It once left a thread never started, whose join
     raised "cannot join thread before it is started", and ``fit --local-search`` died with a
     traceback (exit 1, seen in CI) instead of answering UNKNOWN."""
-    import os
     import signal
     import threading
 
@@ -312,8 +311,7 @@ def test_a_signal_while_the_worker_threads_start_ends_the_search(monkeypatch, wo
     def start_after_a_signal(thread: threading.Thread) -> None:
         if thread.name.startswith("exactgrid-solve-") and thread.name != "exactgrid-solve-compile" and not signalled:
             signalled.append(thread.name)
-            os.kill(os.getpid(), signal.SIGINT)
-            time.sleep(0.5)  # the handler raises here, before the thread is started
+            signal.raise_signal(signal.SIGINT)  # its handler runs before the thread is started
         original(thread)
 
     monkeypatch.setattr(threading.Thread, "start", start_after_a_signal)

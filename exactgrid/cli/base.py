@@ -96,11 +96,11 @@ class ExactgridGroup(click.Group):
         where Ctrl-C or a stop signal that no command turned into an answer ends with exit 3
         (never click's "Aborted!", exit 1)."""
         as_json = ctx.meta.get("exactgrid.json", False)
-        try:
-            with stopped_without_an_answer(as_json), one_line_errors(as_json):
+        with stopped_without_an_answer(as_json), one_line_errors(as_json):
+            try:
                 return super().invoke(ctx)
-        finally:
-            wind_down_the_process()  # the command has ended: a signal now cannot change its status
+            finally:  # inside: a signal before this line is still an interruption of the command
+                wind_down_the_process()  # the command has ended: a signal now cannot change its status
 
 
 @contextmanager
