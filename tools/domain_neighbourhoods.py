@@ -1,0 +1,213 @@
+"""Exact neighbourhoods by letter domains: each cell of a near miss may take only some letters,
+and SAT decides whether any grid within those domains earns a set of awards (or a score).
+
+The neighbourhoods of ``award_neighbourhoods.py`` fix most cells and free 4-13; these fix no
+cell and narrow every one instead, so whole words may slide, swap and merge:
+
+* ``--shuffle R``: each cell may take any letter the grid holds within R moves of it (R = 1:
+  its own letter or a neighbour's); ``--also K`` frees K random cells besides (``--tries N``
+  draws N sets of them per grid);
+* ``--cross``: each cell takes the letter of grid A or of grid B turned by one of the board's
+  symmetries, for every pair of the grids given and every symmetry: a crossover of two near
+  misses that share no cells as they stand.
+
+    python tools/domain_neighbourhoods.py --awards 20S 200M PA M8 NOCAL C2C \\
+        --grid VADNTLINETROSSPTACIULNMHT PINNPMASETVLRSTAIOIADNMCH --shuffle 1
+
+``--awards`` takes award keys (all seven by default); ``--min-score N`` asks for a grid
+scoring N or more instead (every state optional). ``--records`` adds every grid of
+``instances/records/altered_states_2.toml``. One CaDiCaL session per run: the question is
+encoded once (``exactgrid.encode``) and each neighbourhood's domains are assumptions, so what
+one neighbourhood teaches the solver carries to the next. A grid found is re-checked by the
+finder against the question and judged by the checklist; UNSAT is CaDiCaL's word (not
+certified) and rules out that neighbourhood only; UNKNOWN means the conflict budget ran out.
+Prints one line per neighbourhood and a summary; exit 0 when a grid is found, else 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+import tomllib
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from pathlib import Path
+
+from pysat.solvers import Solver
+from seven_awards import SEVEN, judge, seven_question
+
+from exactgrid.cnf import compile_cnf
+from exactgrid.encode import Encoding, encode
+from exactgrid.geometry import Board
+from exactgrid.grid import Grid, parse_grid
+from exactgrid.question import Question
+from exactgrid.verify import check_grid
+
+RECORDS = Path(__file__).resolve().parents[1] / "instances" / "records" / "altered_states_2.toml"
+ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+Domains = tuple[frozenset[str], ...]
+"""The letters each cell may hold, by cell."""
+
+
+def within(board: Board, cell: int, radius: int) -> set[int]:
+    """The cells at most ``radius`` moves from ``cell`` (itself included)."""
+    reached, frontier = {cell}, {cell}
+    for _ in range(radius):
+        frontier = {n for c in frontier for n in board.neighbours[c]} - reached
+        reached |= frontier
+    return reached
+
+
+def shuffle_domains(grid: Grid, radius: int, free: Iterable[int] = ()) -> Domains:
+    """Each cell: the letters ``grid`` holds within ``radius`` moves of it; a ``free`` cell: any.
+
+    >>> d = shuffle_domains(parse_grid("abcdefghi"), 1, free=[8])
+    >>> sorted(d[0]), sorted(d[4]) == sorted("ABCDEFGHI"), len(d[8])
+    (['A', 'B', 'D', 'E'], True, 26)
+    """
+    free = set(free)
+    return tuple(ALPHABET if cell in free else frozenset(grid.letters[c] for c in within(grid.board, cell, radius))
+                 for cell in range(grid.board.size))
+
+
+def turned(grid: Grid, symmetry: Sequence[int]) -> str:
+    """``grid``'s letters moved by a board symmetry (``symmetry[c]``: where cell ``c`` goes)."""
+    letters = [""] * grid.board.size
+    for cell, to in enumerate(symmetry):
+        letters[to] = grid.letters[cell]
+    return "".join(letters)
+
+
+def cross_domains(first: Grid, second: str) -> Domains:
+    """Each cell: ``first``'s letter or ``second``'s (a letter string on the same board)."""
+    return tuple(frozenset({a, b}) for a, b in zip(first.letters, second, strict=True))
+
+
+@dataclass
+class Asked:
+    """One neighbourhood's answer: ``verdict`` True (a grid), False (none), None (budget out)."""
+
+    verdict: bool | None
+    grid: str | None
+    seconds: float
+
+
+class DomainSession:
+    """One question encoded once; :meth:`ask` decides it within letter domains."""
+
+    def __init__(self, question: Question) -> None:
+        self.question = question
+        self.encoding: Encoding = encode(question)
+        self.solver = Solver(name="cadical195", bootstrap_with=compile_cnf(self.encoding.model).clauses)
+
+    def assumptions(self, domains: Domains) -> list[int]:
+        """The literals that keep every cell within its domain (a letter the question's words do
+        not use is modelled as the filler letter, so it keeps the filler's literal)."""
+        out = []
+        for cell, letters in enumerate(domains):
+            table = self.encoding.letter_vars[cell]
+            keep = {x if x in table else self.encoding.filler for x in letters}
+            out += [-var for letter, var in table.items() if letter not in keep]
+        return out
+
+    def ask(self, domains: Domains, conflicts: int) -> Asked:
+        """Whether a grid within ``domains`` meets the question, within ``conflicts`` conflicts;
+        a grid found is checked by the finder (AssertionError if it fails: the encoder's fault)."""
+        began = time.monotonic()
+        self.solver.conf_budget(conflicts)
+        verdict = self.solver.solve_limited(assumptions=self.assumptions(domains))
+        grid = None
+        if verdict:
+            chosen = self.encoding.decode(v for v in self.solver.get_model() if v > 0).letters
+            # a filler cell holds some unmodelled letter: give it one its domain allows
+            grid = "".join(ch if ch in domains[c] else min(domains[c] - set(self.encoding.alphabet) or domains[c])
+                           for c, ch in enumerate(chosen))
+            problems = check_grid(self.question, Grid(self.question.board, grid)).problems
+            assert not problems, f"{grid}: {problems}"
+        return Asked(verdict, grid, time.monotonic() - began)
+
+    def close(self) -> None:
+        """Free the solver."""
+        self.solver.delete()
+
+
+def neighbourhoods(grids: Sequence[str], args: argparse.Namespace) -> Iterator[tuple[str, Domains]]:
+    """(label, domains) for every neighbourhood the arguments ask for, in order."""
+    rng = random.Random(args.seed)
+    parsed = [parse_grid(g) for g in grids]
+    if args.cross:
+        symmetries = parsed[0].board.symmetries
+        for a, b in combinations(parsed, 2):
+            for k, symmetry in enumerate(symmetries):
+                yield f"{a.letters} x {b.letters} turned {k}", cross_domains(a, turned(b, symmetry))
+        return
+    for grid in parsed:
+        for _ in range(args.tries):
+            free = sorted(rng.sample(range(grid.board.size), args.also))
+            label = f"{grid.letters} shuffle {args.shuffle}" + (f" free {' '.join(map(str, free))}" if free else "")
+            yield label, shuffle_domains(grid, args.shuffle, free)
+
+
+def main() -> int:
+    """Ask every neighbourhood (or until the time is up); exit 0 when one holds a grid, else 1."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--awards", nargs="*", default=list(SEVEN), help="award keys (default: all seven)")
+    parser.add_argument("--min-score", type=int, help="ask for this score instead of awards")
+    parser.add_argument("--grid", nargs="*", default=[], help="near misses to start from")
+    parser.add_argument("--records", action="store_true", help="add every grid of the records file")
+    kind = parser.add_mutually_exclusive_group(required=True)
+    kind.add_argument("--shuffle", type=int, metavar="R", help="each cell: the grid's letters within R moves")
+    kind.add_argument("--cross", action="store_true", help="each cell: grid A's letter or grid B's, turned")
+    parser.add_argument("--also", type=int, default=0, metavar="K", help="with --shuffle: K random cells free")
+    parser.add_argument("--tries", type=int, default=1, help="with --shuffle: neighbourhoods per grid")
+    parser.add_argument("--conflicts", type=int, default=300_000, help="CaDiCaL's budget per neighbourhood")
+    parser.add_argument("--minutes", type=float, default=60.0)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    grids = list(args.grid)
+    if args.records:
+        with RECORDS.open("rb") as handle:
+            grids += [g["grid"] for g in tomllib.load(handle)["grids"]]
+    grids = list(dict.fromkeys(g.upper() for g in grids))
+    if not grids:
+        parser.error("no grid: give --grid or --records")
+    if args.min_score is not None:
+        question = Question(optional="all", min_score=args.min_score)
+        asked_for = f"score >= {args.min_score:,}"
+    else:
+        question = seven_question(args.awards)
+        asked_for = " ".join(args.awards)
+    end = time.monotonic() + 60 * args.minutes
+    began = time.monotonic()
+    session = DomainSession(question)
+    print(f"{asked_for}: {len(grids)} grids; {len(session.encoding.model.clauses):,} clauses "
+          f"encoded in {time.monotonic() - began:.1f} s", flush=True)
+    tally: Counter[str] = Counter()
+    found = False
+    try:
+        for label, domains in neighbourhoods(grids, args):
+            if time.monotonic() > end:
+                break
+            answer = session.ask(domains, args.conflicts)
+            word = {True: "FITS", False: "DOES NOT FIT", None: "UNKNOWN"}[answer.verdict]
+            tally[word] += 1
+            print(f"{label}: {word} in {answer.seconds:.1f} s", flush=True)
+            if answer.grid is not None:
+                judged = judge(answer.grid, label)
+                print(f"FITS: {judged.grid} {judged.score:,} ({judged.states} states) earns {' '.join(judged.awards)}",
+                      flush=True)
+                found = True
+    except KeyboardInterrupt:
+        print("stopped by Ctrl-C")
+    finally:
+        session.close()
+    print(f"{tally.total()} neighbourhoods in {time.monotonic() - began:.0f} s: "
+          + ", ".join(f"{n} {word}" for word, n in tally.most_common()))
+    return 0 if found else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
