@@ -44,6 +44,7 @@ from exactgrid.encode import Encoding, encode
 from exactgrid.geometry import Board
 from exactgrid.grid import Grid, parse_grid
 from exactgrid.question import Question
+from exactgrid.stopping import interruption, stop_on_signals
 from exactgrid.verify import check_grid
 
 RECORDS = Path(__file__).resolve().parents[1] / "instances" / "records" / "altered_states_2.toml"
@@ -151,6 +152,26 @@ def neighbourhoods(grids: Sequence[str], args: argparse.Namespace) -> Iterator[t
             yield label, shuffle_domains(grid, args.shuffle, free)
 
 
+def ask_all(session: DomainSession, asked: Iterable[tuple[str, Domains]], conflicts: int, end: float,
+            tally: Counter[str]) -> bool:
+    """Ask each neighbourhood until ``end`` (a monotonic time), printing a line each and
+    counting the verdicts in ``tally``; whether one held a grid (it is printed, judged)."""
+    found = False
+    for label, domains in asked:
+        if time.monotonic() > end:
+            break
+        answer = session.ask(domains, conflicts)
+        word = {True: "FITS", False: "DOES NOT FIT", None: "UNKNOWN"}[answer.verdict]
+        tally[word] += 1
+        print(f"{label}: {word} in {answer.seconds:.1f} s", flush=True)
+        if answer.grid is not None:
+            judged = judge(answer.grid, label)
+            print(f"FITS: {judged.grid} {judged.score:,} ({judged.states} states) earns {' '.join(judged.awards)}",
+                  flush=True)
+            found = True
+    return found
+
+
 def main() -> int:
     """Ask every neighbourhood (or until the time is up); exit 0 when one holds a grid, else 1."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -188,20 +209,10 @@ def main() -> int:
     tally: Counter[str] = Counter()
     found = False
     try:
-        for label, domains in neighbourhoods(grids, args):
-            if time.monotonic() > end:
-                break
-            answer = session.ask(domains, args.conflicts)
-            word = {True: "FITS", False: "DOES NOT FIT", None: "UNKNOWN"}[answer.verdict]
-            tally[word] += 1
-            print(f"{label}: {word} in {answer.seconds:.1f} s", flush=True)
-            if answer.grid is not None:
-                judged = judge(answer.grid, label)
-                print(f"FITS: {judged.grid} {judged.score:,} ({judged.states} states) earns {' '.join(judged.awards)}",
-                      flush=True)
-                found = True
-    except KeyboardInterrupt:
-        print("stopped by Ctrl-C")
+        with stop_on_signals():
+            found = ask_all(session, neighbourhoods(grids, args), args.conflicts, end, tally)
+    except KeyboardInterrupt as exc:
+        print(f"stopped by {interruption(exc)}")
     finally:
         session.close()
     print(f"{tally.total()} neighbourhoods in {time.monotonic() - began:.0f} s: "
