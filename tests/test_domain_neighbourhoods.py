@@ -9,6 +9,7 @@ would show here.
 from __future__ import annotations
 
 import importlib
+import math
 import random
 import sys
 from itertools import product
@@ -43,7 +44,7 @@ def test_one_session_answers_each_neighbourhood_as_brute_force_does(seed):
     try:
         for _ in range(12):
             domains = tuple(frozenset(rng.sample(letters, rng.choice((1, 2, 2, 3)))) for _ in range(9))
-            while len(list(product(*domains))) > 3000:
+            if math.prod(map(len, domains)) > 3000:  # keep the enumeration small
                 domains = tuple(frozenset(sorted(d)[:2]) for d in domains)
             answer = session.ask(domains, conflicts=1_000_000)
             assert answer.verdict is _brute_force(question, domains)
