@@ -366,6 +366,19 @@ class Board:
                 perms.append(perm)
         return tuple(perms)
 
+    def image(self, letters: str, perm: Sequence[int]) -> str:
+        """``letters`` (one per cell) moved by a symmetry of :attr:`symmetries`: the letter of
+        cell ``c`` goes to cell ``perm[c]``.
+
+        >>> b = Board(2, 2)
+        >>> [b.image("abcd", p) for p in b.symmetries[:2]]
+        ['abcd', 'badc']
+        """
+        cells = [""] * len(letters)
+        for cell, letter in enumerate(letters):
+            cells[perm[cell]] = letter
+        return "".join(cells)
+
     def is_adjacent(self, a: int, b: int) -> bool:
         """Whether one move takes cell ``a`` to cell ``b``."""
         return b in self.neighbours[a]

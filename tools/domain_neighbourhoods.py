@@ -20,7 +20,7 @@ scoring N or more instead (every state optional). ``--records`` adds every grid 
 encoded once (``exactgrid.encode``) and each neighbourhood's domains are assumptions, so what
 one neighbourhood teaches the solver carries to the next. A grid found is re-checked by the
 finder against the question and judged by the checklist; UNSAT is CaDiCaL's word (not
-certified) and rules out that neighbourhood only; UNKNOWN means the conflict budget ran out.
+certified) and rules out that neighbourhood only; UNKNOWN means ``--seconds`` ran out.
 Prints one line per neighbourhood and a summary; exit 0 when a grid is found, else 1.
 """
 
@@ -36,16 +36,15 @@ from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
 
-from pysat.solvers import Solver
 from seven_awards import SEVEN, judge, seven_question
 
-from exactgrid.cnf import compile_cnf
+from exactgrid.backends import Status, get_backend
 from exactgrid.encode import Encoding, encode
+from exactgrid.fitting.answer import verified_answer
 from exactgrid.geometry import Board
 from exactgrid.grid import Grid, parse_grid
 from exactgrid.question import Question
 from exactgrid.stopping import interruption, stop_on_signals
-from exactgrid.verify import check_grid
 
 RECORDS = Path(__file__).resolve().parents[1] / "instances" / "records" / "altered_states_2.toml"
 ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
@@ -74,14 +73,6 @@ def shuffle_domains(grid: Grid, radius: int, free: Iterable[int] = ()) -> Domain
                  for cell in range(grid.board.size))
 
 
-def turned(grid: Grid, symmetry: Sequence[int]) -> str:
-    """``grid``'s letters moved by a board symmetry (``symmetry[c]``: where cell ``c`` goes)."""
-    letters = [""] * grid.board.size
-    for cell, to in enumerate(symmetry):
-        letters[to] = grid.letters[cell]
-    return "".join(letters)
-
-
 def cross_domains(first: Grid, second: str) -> Domains:
     """Each cell: ``first``'s letter or ``second``'s (a letter string on the same board)."""
     return tuple(frozenset({a, b}) for a, b in zip(first.letters, second, strict=True))
@@ -97,12 +88,13 @@ class Asked:
 
 
 class DomainSession:
-    """One question encoded once; :meth:`ask` decides it within letter domains."""
+    """One question encoded once and one solver session on it (``Backend.open_session``);
+    :meth:`ask` decides it within letter domains, passed as assumptions."""
 
-    def __init__(self, question: Question) -> None:
+    def __init__(self, question: Question, backend: str = "cadical") -> None:
         self.question = question
         self.encoding: Encoding = encode(question)
-        self.solver = Solver(name="cadical195", bootstrap_with=compile_cnf(self.encoding.model).clauses)
+        self.session = get_backend(backend).open_session(self.encoding.model)
 
     def assumptions(self, domains: Domains) -> list[int]:
         """The literals that keep every cell within its domain (a letter the question's words do
@@ -114,25 +106,25 @@ class DomainSession:
             out += [-var for letter, var in table.items() if letter not in keep]
         return out
 
-    def ask(self, domains: Domains, conflicts: int) -> Asked:
-        """Whether a grid within ``domains`` meets the question, within ``conflicts`` conflicts;
-        a grid found is checked by the finder (AssertionError if it fails: the encoder's fault)."""
-        began = time.monotonic()
-        self.solver.conf_budget(conflicts)
-        verdict = self.solver.solve_limited(assumptions=self.assumptions(domains))
-        grid = None
-        if verdict:
-            chosen = self.encoding.decode(v for v in self.solver.get_model() if v > 0).letters
-            # a filler cell holds some unmodelled letter: give it one its domain allows
-            grid = "".join(ch if ch in domains[c] else min(domains[c] - set(self.encoding.alphabet) or domains[c])
-                           for c, ch in enumerate(chosen))
-            problems = check_grid(self.question, Grid(self.question.board, grid)).problems
-            assert not problems, f"{grid}: {problems}"
-        return Asked(verdict, grid, time.monotonic() - began)
+    def ask(self, domains: Domains, seconds: float | None) -> Asked:
+        """Whether a grid within ``domains`` meets the question, within ``seconds``; a grid
+        found has been checked by the finder (``verified_answer``: VerificationError if not)."""
+        result = self.session.solve(self.assumptions(domains), seconds)
+        if result.status == Status.UNKNOWN:
+            return Asked(None, None, result.seconds)
+        if result.status == Status.UNSAT:
+            return Asked(False, None, result.seconds)
+        chosen = self.encoding.decode(result.true_vars or ()).letters
+        # a filler cell holds some unmodelled letter: give it one its domain allows
+        letters = "".join(ch if ch in domains[c] else min(domains[c] - set(self.encoding.alphabet) or domains[c])
+                          for c, ch in enumerate(chosen))
+        grid = Grid(self.question.board, letters)
+        verified_answer(grid, result.backend, self.question)
+        return Asked(True, letters, result.seconds)
 
     def close(self) -> None:
         """Free the solver."""
-        self.solver.delete()
+        self.session.close()
 
 
 def neighbourhoods(grids: Sequence[str], args: argparse.Namespace) -> Iterator[tuple[str, Domains]]:
@@ -143,7 +135,7 @@ def neighbourhoods(grids: Sequence[str], args: argparse.Namespace) -> Iterator[t
         symmetries = parsed[0].board.symmetries
         for a, b in combinations(parsed, 2):
             for k, symmetry in enumerate(symmetries):
-                yield f"{a.letters} x {b.letters} turned {k}", cross_domains(a, turned(b, symmetry))
+                yield f"{a.letters} x {b.letters} turned {k}", cross_domains(a, b.board.image(b.letters, symmetry))
         return
     for grid in parsed:
         for _ in range(args.tries):
@@ -152,7 +144,7 @@ def neighbourhoods(grids: Sequence[str], args: argparse.Namespace) -> Iterator[t
             yield label, shuffle_domains(grid, args.shuffle, free)
 
 
-def ask_all(session: DomainSession, asked: Iterable[tuple[str, Domains]], conflicts: int, end: float,
+def ask_all(session: DomainSession, asked: Iterable[tuple[str, Domains]], seconds: float, end: float,
             tally: Counter[str]) -> bool:
     """Ask each neighbourhood until ``end`` (a monotonic time), printing a line each and
     counting the verdicts in ``tally``; whether one held a grid (it is printed, judged)."""
@@ -160,7 +152,7 @@ def ask_all(session: DomainSession, asked: Iterable[tuple[str, Domains]], confli
     for label, domains in asked:
         if time.monotonic() > end:
             break
-        answer = session.ask(domains, conflicts)
+        answer = session.ask(domains, seconds)
         word = {True: "FITS", False: "DOES NOT FIT", None: "UNKNOWN"}[answer.verdict]
         tally[word] += 1
         print(f"{label}: {word} in {answer.seconds:.1f} s", flush=True)
@@ -184,7 +176,7 @@ def main() -> int:
     kind.add_argument("--cross", action="store_true", help="each cell: grid A's letter or grid B's, turned")
     parser.add_argument("--also", type=int, default=0, metavar="K", help="with --shuffle: K random cells free")
     parser.add_argument("--tries", type=int, default=1, help="with --shuffle: neighbourhoods per grid")
-    parser.add_argument("--conflicts", type=int, default=300_000, help="CaDiCaL's budget per neighbourhood")
+    parser.add_argument("--seconds", type=float, default=60.0, help="the time limit of one neighbourhood")
     parser.add_argument("--minutes", type=float, default=60.0)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
@@ -210,7 +202,7 @@ def main() -> int:
     found = False
     try:
         with stop_on_signals():
-            found = ask_all(session, neighbourhoods(grids, args), args.conflicts, end, tally)
+            found = ask_all(session, neighbourhoods(grids, args), args.seconds, end, tally)
     except KeyboardInterrupt as exc:
         print(f"stopped by {interruption(exc)}")
     finally:

@@ -376,13 +376,7 @@ def _lay(word: str, path: tuple[int, ...]) -> str:
 
 def _canonical(letters: str, board: Board) -> str:
     """The smallest string among the grid's images under the board's symmetries."""
-    images = []
-    for perm in board.symmetries:
-        cells = [""] * len(letters)
-        for cell, letter in enumerate(letters):
-            cells[perm[cell]] = letter
-        images.append("".join(cells))
-    return min(images)
+    return min(board.image(letters, perm) for perm in board.symmetries)
 
 
 def _board_name(board: Board) -> str:
