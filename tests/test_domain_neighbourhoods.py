@@ -56,6 +56,16 @@ def test_one_session_answers_each_neighbourhood_as_brute_force_does(seed):
     assert True in answers and False in answers  # both kinds of neighbourhood were asked
 
 
+def test_a_cell_held_to_a_letter_no_word_uses_can_still_hold_it():
+    question = build_question(requirements=["OHIO"], forbid=["IOWA"], shape="3x3")
+    session = tool.DomainSession(question)
+    try:  # OHIO on the top row and down the right; Z, which no word uses, everywhere else
+        answer = session.ask(tuple(frozenset(letter) for letter in "OHIZZOZZZ"), seconds=None)
+    finally:
+        session.close()
+    assert answer.verdict is True and answer.grid == "OHIZZOZZZ"
+
+
 def test_a_shuffle_neighbourhood_holds_its_grid_and_a_cross_of_a_grid_with_itself_is_the_grid():
     grid = parse_grid("ohiowaxyz")
     assert all(letter in domain for letter, domain in zip(grid.letters, tool.shuffle_domains(grid, 1), strict=True))
