@@ -34,6 +34,8 @@ Encodings, and why
   bound of the real score. ``min_score`` and ``min_count`` are linear constraints on it
   (required words count as constants). Fits are therefore sound (the real score is at least
   the modelled one), and so are refutations (set y = "found" in any real grid).
+* **Letter domains** (a cell that may hold only some letters): "not this letter" for each
+  modelled letter outside its domain, as unit clauses or assumptions.
 * **Symmetry breaking** (flag, only with no fixed cells): lex-leader — the grid's bit vector
   ``x`` is lexicographically <= its image under each of the shape's symmetries, with one
   auxiliary "prefixes equal so far" variable per bit. About 4k variables on 5x5.
@@ -112,6 +114,13 @@ class Encoding:
         assert self.filler is not None  # every letter unmodelled but the 26th leaves a filler
         return table[self.filler]
 
+    def domain_lits(self, cell: int, letters: str) -> tuple[int, ...]:
+        """The literals that keep ``cell`` to one of ``letters``, to assume or to add as units:
+        "not this letter" for each modelled letter outside them (the filler's literal stays
+        allowed when some of ``letters`` is unmodelled, as :meth:`cell_lit` reads it)."""
+        keep = {self.cell_lit(cell, letter) for letter in letters}
+        return tuple(-var for var in self.letter_vars[cell].values() if var not in keep)
+
     def word_lit(self, word: str) -> int:
         """The literal "``word`` is spelled": a required word's selector (spelled as the
         requirement pins it), else an optional word's found variable (within the budget).
@@ -125,11 +134,15 @@ class Encoding:
             return self.found_vars[word]
         raise SpecError(f"{word} is neither required nor optional in the encoded question, so it cannot be asked for")
 
-    def decode(self, true_vars: Iterable[int], fixed: Mapping[int, str] | None = None) -> Grid:
+    def decode(self, true_vars: Iterable[int], fixed: Mapping[int, str] | None = None,
+               domains: Mapping[int, str] | None = None) -> Grid:
         """The grid a solution describes. Filler cells get the filler letter, or the letter
-        ``fixed`` gives them (a fixed letter the words do not use is modelled as the filler)."""
+        ``fixed`` gives them (a fixed letter the words do not use is modelled as the filler),
+        or, when the filler is outside their domain in ``domains`` (default: the encoded
+        question's), the first letter of it that the words do not use."""
         true_set = set(true_vars)
         fixed = fixed or {}
+        domains = self.spec.domains if domains is None else domains
         letters = []
         for cell, table in enumerate(self.letter_vars):
             chosen = [letter for letter, var in table.items() if var in true_set]
@@ -138,6 +151,8 @@ class Encoding:
             letter = chosen[0]
             if cell in fixed and letter == self.filler and fixed[cell] not in table:
                 letter = fixed[cell]
+            elif cell in domains and letter == self.filler and letter not in domains[cell]:
+                letter = min(set(domains[cell]) - set(table))
             letters.append(letter)
         return Grid(self.spec.board, "".join(letters))
 
@@ -206,6 +221,14 @@ class _Encoder:
             self.model.exactly_one(list(table.values()), name=f"one_letter_r{row + 1}c{col + 1}")
             if cell in spec.fixed and not assumable:
                 self.model.add_clause([table[spec.fixed[cell]]])
+        if not assumable:
+            for cell, letters in spec.domains.items():
+                table = self.letter_vars[cell]
+                # a letter no word uses is modelled by the filler: keep the filler's variable then
+                keep = {table[ch] if ch in table else table[self.filler] for ch in letters}  # type: ignore[index]
+                for var in table.values():
+                    if var not in keep:
+                        self.model.add_clause([-var])
 
     def tick(self) -> None:
         """Called every few thousand literals: stop at the deadline or past the size limit."""
@@ -538,8 +561,9 @@ def encode(spec: Question, letter_presence: bool = True, deadline: float | None 
     ``deadline`` (a ``time.monotonic()`` value): raise :class:`EncodingTimeout` once it has
     passed. A model passing ``max_literals`` raises :class:`ModelTooLarge` (an InputError).
 
-    ``assumable``: fixed cells, requirements and forbidden words are not asserted but made
-    assumptions (:meth:`Encoding.cell_lit`, :meth:`Encoding.word_lit`, ``forbidden_lits``),
+    ``assumable``: fixed cells, letter domains, requirements and forbidden words are not
+    asserted but made assumptions (:meth:`Encoding.cell_lit`, :meth:`Encoding.domain_lits`,
+    :meth:`Encoding.word_lit`, ``forbidden_lits``),
     and every optional word gets a found variable, so one encoding (and one solver session)
     answers many questions that differ in those (:mod:`exactgrid.fitting.session`).
 

@@ -47,6 +47,15 @@ class GridCheck:
         return score(self.grid, q.words, q.budget, q.path_rule)
 
 
+def cell_problems(spec: Question, grid: Grid) -> list[str]:
+    """What ``grid`` breaks of ``spec``'s fixed cells and letter domains, a line each."""
+    label = spec.board.label
+    return ([f"fixed cell {label(cell)} is not {letter}"
+             for cell, letter in spec.fixed.items() if grid.letters[cell] != letter]
+            + [f"cell {label(cell)} holds {grid.letters[cell]}, not one of {letters}"
+               for cell, letters in spec.domains.items() if grid.letters[cell] not in letters])
+
+
 def check_grid(spec: Question, grid: Grid, measure: bool = False) -> GridCheck:
     """Check a grid against a question with the finder alone. ``measure``: each required word
     not spelled also says how many letters its nearest path is off (``MAINE is not spelled (2
@@ -62,9 +71,7 @@ def check_grid(spec: Question, grid: Grid, measure: bool = False) -> GridCheck:
     for word in spec.forbidden:
         if find(grid, word, spec.budget, spec.path_rule) is not None:
             problems.append(f"forbidden {word} is spelled")
-    for cell, letter in spec.fixed.items():
-        if grid.letters[cell] != letter:
-            problems.append(f"fixed cell {spec.board.label(cell)} is not {letter}")
+    problems += cell_problems(spec, grid)
     if spec.min_score is not None or spec.min_count is not None:
         weights = spec.scoring_weights()
         counted = [w for w in weights if find(grid, w, spec.budget, spec.path_rule) is not None]

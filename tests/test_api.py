@@ -82,7 +82,7 @@ def test_instances_merge_overrides_like_the_cli(tmp_path):
     assert instance.expect is eg.Verdict.FITS and instance.name == "q"
     assert question.required_words == ("OHIO", "UTAH") and question.budget == 0
     assert dict(question.fixed) == {0: "O", 4: "H"}
-    with pytest.raises(SpecError, match="q.toml: fixed cells contradict"):
+    with pytest.raises(SpecError, match="q.toml: cells contradict"):
         eg.load_instance(path, cells=["P../.../..."])
 
 

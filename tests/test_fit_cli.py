@@ -151,7 +151,7 @@ def missing_backend(monkeypatch):
         (["OHIO:1", "--budget", "0"], "needs a budget of at least 1"),
         (["OHIO", "OHIO:exact"], "required twice"),
         (["OHIO", "--forbid", "OH"], "both required and forbidden"),
-        (["OHIO", "--shape", "3x3", "--cells", "O../..."], "3 rows of 3 characters"),
+        (["OHIO", "--shape", "3x3", "--cells", "O../..."], "3 rows of 3 cells"),
         (["OHIO", "--shape", "3x3", "--cells", "O1./.../..."], "is not a letter"),
         (["OHIO", "--cells", "nofile.txt"], "no such cells file"),
         (["OHIO", "--shape", "0x5"], "rows must be"),

@@ -47,7 +47,7 @@ def test_bad_specs():
         build_question(requirements=["OHIO", "ohio:exact"])
     with pytest.raises(SpecError, match="both required and forbidden"):
         build_question(requirements=["OHIO"], forbid=["OH"])
-    with pytest.raises(SpecError, match="fixed cells must be 3 rows of 3"):
+    with pytest.raises(SpecError, match="cells must be 3 rows of 3 cells"):
         build_question(requirements=["OHIO"], shape="3x3", cells="O.O/...")
     with pytest.raises(SpecError, match="not a letter"):
         build_question(requirements=["OHIO"], shape="3x3", cells="O.O/.5./...")

@@ -52,7 +52,8 @@ if TYPE_CHECKING:
               help="TOML instance file: the base question; REQUIREMENTs and options given here add to it or win.")
 @click.option("--forbid", multiple=True, metavar="WORD", help="A word that must not appear at all (repeatable).")
 @click.option("--cells", metavar="FILE|ROWS", default=None,
-              help="Fixed cells: rows of letters with '.' for free cells, as a file or inline 'P.NN./.....'.")
+              help="Cells: rows of letters with '.' for a free cell and [AB] for a choice of letters, "
+                   "as a file or inline 'P.NN./.....'.")
 @click.option("--optional", multiple=True, metavar="WORD|all",
               help="A word counting towards --min-score/--min-count (repeatable; 'all' for every state).")
 @click.option("--min-score", type=click.IntRange(min=0), default=None, metavar="N",

@@ -29,7 +29,8 @@ if TYPE_CHECKING:
 @click.option("--min-score", type=click.IntRange(min=0), default=None, metavar="N")
 @click.option("--min-count", type=click.IntRange(min=0), default=None, metavar="N")
 @click.option("--cells", metavar="FILE|ROWS", default=None,
-              help="Fixed cells: rows of letters with '.' for free cells, as a file or inline 'P.NN./.....'.")
+              help="Cells: rows of letters with '.' for a free cell and [AB] for a choice of letters, "
+                   "as a file or inline 'P.NN./.....' (the relaxation reads a choice as a free cell).")
 @click.option("--shape", metavar="RxC", default="5x5", show_default=True, help="Grid shape.")
 @click.option("--moves", type=click.Choice(MOVE_RULES), default="king", show_default=True)
 @click.option("--budget", type=click.IntRange(0, 1), default=1, show_default=True, metavar="K",

@@ -26,7 +26,8 @@ from .progress import Progress, progress_option, time_left
 @click.argument("requirements", nargs=-1, metavar="[REQUIREMENT]...")
 @click.option("--forbid", multiple=True, metavar="WORD", help="A word that must not appear at all (repeatable).")
 @click.option("--cells", metavar="FILE|ROWS", default=None,
-              help="Fixed cells: rows of letters with '.' for free cells, as a file or inline 'P.NN./.....'.")
+              help="Cells: rows of letters with '.' for a free cell and [AB] for a choice of letters, "
+                   "as a file or inline 'P.NN./.....'.")
 @click.option("--min-score", type=click.IntRange(min=0), default=None, metavar="N",
               help="The grid must score at least N.")
 @click.option("--min-count", type=click.IntRange(min=0), default=None, metavar="N",

@@ -186,7 +186,7 @@ class _Deletion:
             asked = checklist_question(self.question, self.checklist.select(keys), self.water_borders)
         if asked.asks_something:
             answer = fit(asked, self.backend, limit, self.seed, counting=self.counting, certify=certify)
-        else:  # no award and nothing else asked: any grid with the fixed cells will do
+        else:  # no award and nothing else asked: any grid within the cells will do
             answer = verified_answer(_any_grid(asked), "none", asked)
         self.asked.append(Asked(keys, answer.verdict, answer.seconds, answer.grid.letters if answer.grid else None))
         if is_interruption(answer.stopped_by):
@@ -216,5 +216,6 @@ class _Deletion:
 
 
 def _any_grid(question: Question) -> Grid:
-    """A grid of ``question``'s board with its fixed cells, and A in every other cell."""
-    return Grid(question.board, "".join(question.fixed.get(c, "A") for c in range(question.board.size)))
+    """A grid of ``question``'s board with its fixed cells, the first letter of each domain,
+    and A in every other cell."""
+    return Grid(question.board, "".join((question.cell_letters(c) or "A")[0] for c in range(question.board.size)))

@@ -31,7 +31,7 @@ from ..answer import DEFAULT_TIME_LIMIT, Outcome
 from ..backends import Backend, Result, Status, backend_name, get_backend
 from ..encode import Encoding, encode
 from ..inputs import FrozenDict, check_seconds
-from ..question import Question, Requirement, SpecError, Verdict, merge_fixed, parse_cells
+from ..question import Question, Requirement, SpecError, Verdict, merge_cell_letters
 from ..stopping import interruption
 from .answer import Explanation, FitAnswer, model_size, verified_answer
 
@@ -41,10 +41,16 @@ SESSION_BACKEND = "cadical"
 
 @dataclass(frozen=True)
 class Part:
-    """One assumable part of a question: how the CLI writes it, and its literal."""
+    """One assumable part of a question: how the CLI writes it, and its literals (one, or a
+    letter domain's "not this letter" for each letter outside it)."""
 
     label: str
-    lit: int
+    lits: tuple[int, ...]
+
+
+def assumed(parts: Iterable[Part]) -> list[int]:
+    """The assumptions that pose ``parts``: all their literals."""
+    return [lit for part in parts for lit in part.lits]
 
 
 def session_backend(backend: str | Backend | None) -> Backend:
@@ -80,11 +86,14 @@ class FitSession:
     # -- the parts of a question --------------------------------------------------------------
 
     def question_for(self, fixed: Mapping[int, str] | str | None = None,
-                     required: Iterable[str | Requirement] = ()) -> Question:
-        """The base question with more fixed cells and required words (checked as any Question)."""
-        extra = parse_cells(fixed, self.question.board) if isinstance(fixed, str) else dict(fixed or {})
-        cells = merge_fixed(self.question.board, self.question.fixed, extra)
-        return self.question.but(fixed=FrozenDict(cells), required=(*self.question.required, *required))
+                     required: Iterable[str | Requirement] = (),
+                     domains: Mapping[int, str] | str | None = None) -> Question:
+        """The base question with more fixed cells, letter domains and required words (checked
+        as any Question); a cell the base limits too may hold the letters both allow."""
+        base = self.question
+        extra = base.but(fixed=fixed or FrozenDict(), domains=domains or FrozenDict())
+        cells = merge_cell_letters(base.board, {**base.fixed, **base.domains}, {**extra.fixed, **extra.domains})
+        return base.but(fixed=FrozenDict(), domains=FrozenDict(cells), required=(*base.required, *required))
 
     def parts(self, question: Question) -> list[Part]:
         """The assumptions that pose ``question`` (made by :meth:`question_for`) to this encoding."""
@@ -97,35 +106,38 @@ class FitSession:
             if req.word not in base and req.mode != "anywhere":
                 raise SpecError(f"{req.describe()}: a session asks for new words within the budget only "
                                 "(put a pinned requirement in the base question)")
-            out.append(Part(req.describe(), enc.word_lit(req.word)))
-        out += [Part(f"forbid {word}", lit) for word, lit in enc.forbidden_lits.items()]
-        out += [Part(f"{board.label(cell)}={letter}", enc.cell_lit(cell, letter))
+            out.append(Part(req.describe(), (enc.word_lit(req.word),)))
+        out += [Part(f"forbid {word}", (lit,)) for word, lit in enc.forbidden_lits.items()]
+        out += [Part(f"{board.label(cell)}={letter}", (enc.cell_lit(cell, letter),))
                 for cell, letter in question.fixed.items()]
+        out += [Part(f"{board.label(cell)} in [{letters}]", enc.domain_lits(cell, letters))
+                for cell, letters in question.domains.items()]
         return out
 
     # -- asking ---------------------------------------------------------------------------------
 
     def ask(self, fixed: Mapping[int, str] | str | None = None, required: Iterable[str | Requirement] = (),
-            time_limit: float | None = None) -> FitAnswer:
-        """Does the base question fit with these extra fixed cells and required words?
+            time_limit: float | None = None, domains: Mapping[int, str] | str | None = None) -> FitAnswer:
+        """Does the base question fit with these extra fixed cells, letter domains and required
+        words? (Cells may be given as rows of text, ``[AB]`` a choice, in either argument.)
 
         FITS comes with a grid the finder has checked against the question asked; DOES NOT FIT
         with ``conflict``, the parts in the solver's core (not minimised: see :meth:`explain`).
         """
         started = time.monotonic()
-        question = self.question_for(fixed, required)
+        question = self.question_for(fixed, required, domains)
         parts = self.parts(question)
-        result = self.session.solve([p.lit for p in parts], time_limit)
+        result = self.session.solve(assumed(parts), time_limit)
         self.calls += 1
         common = dict(question=question, backend=result.backend, seconds=time.monotonic() - started,
                       model_size=model_size(self.encoding.model))
         if result.status == Status.UNSAT:
             core = set(result.core or ())
-            conflict = tuple(p.label for p in parts if p.lit in core)
+            conflict = tuple(p.label for p in parts if core.intersection(p.lits))
             return FitAnswer(Verdict.DOES_NOT_FIT, conflict=conflict, detail="refuted under assumptions", **common)
         if result.status == Status.UNKNOWN:
             return FitAnswer(Verdict.UNKNOWN, detail=result.detail, **common)
-        grid = self.encoding.decode(result.true_vars or (), question.fixed)
+        grid = self.encoding.decode(result.true_vars or (), question.fixed, question.domains)
         return verified_answer(grid, result.backend, **common)
 
     def explain(self, question: Question | None = None,
@@ -156,14 +168,14 @@ class FitSession:
         def solve(kept_parts: list[Part]) -> Result:
             # A part left out is left free (a relaxation), so deletion is sound: a part whose
             # removal leaves UNSAT is not needed, and stays unneeded in any subset.
-            return self.session.solve([p.lit for p in kept_parts], left())
+            return self.session.solve(assumed(kept_parts), left())
 
         result = solve(parts)
         if result.status == Status.SAT:
             raise SpecError("the question fits: there is no conflict to explain")
         if result.status == Status.UNKNOWN:
             return tuple(p.label for p in parts), False, False
-        current = [p for p in parts if p.lit in set(result.core or ())]
+        current = [p for p in parts if set(result.core or ()).intersection(p.lits)]
         kept = 0  # current[:kept] are proven necessary
         while kept < len(current):
             trial = current[:kept] + current[kept + 1:]
@@ -174,7 +186,7 @@ class FitSession:
                 kept += 1
             else:
                 core = set(result.core or ())
-                current = [p for p in trial if p.lit in core]
+                current = [p for p in trial if core.intersection(p.lits)]
         return tuple(p.label for p in current), True, True
 
     def close(self) -> None:

@@ -12,7 +12,7 @@ from ..inputs import (
 )
 from ..words import WordList
 from .core import ASKS_NOTHING, Question
-from .requirement import SpecError, merge_fixed, parse_cells
+from .requirement import SpecError, merge_cell_letters, parse_cell_letters
 
 
 def build_question(
@@ -35,8 +35,9 @@ def build_question(
     """A Question from user-level words, as the CLI and instance files give them.
 
     ``optional`` may contain ``all`` for every word on the list. ``cells`` is one text of
-    rows (see :func:`parse_cells`) or several, merged with ``fixed`` ({cell: letter}); they
-    must all agree. ``words`` is a WordList, ``"us-states"`` or a word-list file. A question
+    rows (see :func:`parse_cell_letters`: a letter, ``.`` or ``[ABC]`` a cell) or several,
+    merged with ``fixed`` ({cell: letter}); a cell given more than once may hold the letters
+    all allow, and must be left some. ``words`` is a WordList, ``"us-states"`` or a word-list file. A question
     that asks nothing (no requirement, forbid or target) is refused unless ``allow_empty`` (solve
     asks for the best grid of any question, and awards may add constraints later): it is a
     mistake at the door of ``fit``, though a valid (trivial) :class:`Question` in the library.
@@ -49,14 +50,14 @@ def build_question(
         board = Board(rows, cols, moves)  # type: ignore[arg-type]
     except ShapeError as err:
         raise SpecError(str(err)) from None
-    merged = dict(fixed or {})
+    domains: dict[int, str] = {}
     for text in [cells] if isinstance(cells, str) else cells or ():
-        merged = merge_fixed(board, merged, parse_cells(check_text(text, "cells"), board))
+        domains = merge_cell_letters(board, domains, parse_cell_letters(check_text(text, "cells"), board))
     question = Question(
         board=board, budget=budget, path_rule=path_rule,  # type: ignore[arg-type]
         required=tuple(check_text(t, "a requirement") for t in requirements),
         forbidden=tuple(check_text(f, "a forbidden word") for f in forbid),
-        fixed=merged, optional=tuple(optional), min_score=min_score, min_count=min_count,
+        fixed=dict(fixed or {}), domains=domains, optional=tuple(optional), min_score=min_score, min_count=min_count,
         words=words, symmetry_breaking=symmetry_breaking,
     )
     if not question.asks_something and not allow_empty:

@@ -1,5 +1,5 @@
 """The fit question itself: :class:`Question` (board, rules, required and forbidden words,
-fixed cells, targets, chains), validated on construction, frozen and hashable."""
+fixed cells and letter domains, targets, chains), validated on construction, frozen and hashable."""
 
 from __future__ import annotations
 
@@ -26,8 +26,10 @@ from .requirement import (
     _check_budget,
     _resolve,
     _sequence,
-    parse_cells,
+    merge_cell_letters,
+    parse_cell_letters,
     parse_requirement,
+    show_letters,
 )
 
 
@@ -103,12 +105,18 @@ class Question:
     ``required`` takes Requirements or CLI text (``"ILLINOIS:2"``); ``forbidden`` and the keys
     of ``optional`` take words as a user types them (``"New York"``, ``"NY"``); ``optional``
     may also be a list of words (weights from the word list) or ``"all"``; ``fixed`` is
-    {cell: letter} or rows of text (``"O.O/.H./..."``). Everything is normalised to the
-    list's words, tuples and read-only mappings, so that questions are hashable.
+    {cell: letter} or rows of text (``"O.O/.H./..."``). ``domains`` limits cells to a choice
+    of letters: {cell: letters} (``{4: "HO"}``); in rows of text a choice is written
+    ``[HO]``, in ``fixed`` or ``domains`` alike. A choice of one letter is a fixed cell, and a
+    cell given both ways holds the letters both allow. Everything is normalised to the list's
+    words, tuples and read-only mappings, so that questions are hashable.
 
     >>> q = Question(Board(3, 3), required=["OHIO", "UTAH=ATAH"], forbidden=["Texas"])
     >>> q.required_words, q.forbidden
     (('OHIO', 'UTAH'), ('TEXAS',))
+    >>> q = Question(Board(3, 3), required=["OHIO"], fixed="O[HO]./.[I]./...", domains={8: "XYZ"})
+    >>> dict(q.fixed), dict(q.domains), q.allows(1, "H"), q.allows(1, "I")
+    ({0: 'O', 4: 'I'}, {1: 'HO', 8: 'XYZ'}, True, False)
     """
 
     board: Board = field(default_factory=Board)
@@ -117,6 +125,7 @@ class Question:
     required: tuple[Requirement, ...] = ()
     forbidden: tuple[str, ...] = ()
     fixed: Mapping[int, str] = field(default_factory=FrozenDict)
+    domains: Mapping[int, str] = field(default_factory=FrozenDict)
     optional: Mapping[str, int] = field(default_factory=FrozenDict)
     min_score: int | None = None
     min_count: int | None = None
@@ -157,16 +166,17 @@ class Question:
         if clash:
             raise SpecError(f"{', '.join(sorted(clash))} is both required and forbidden")
         optional = {w: v for w, v in self._optional().items() if w not in seen and w not in forbidden}
-        fixed = self._fixed()
+        fixed, domains = self._cells()
         chains = _sequence(self.chains, "chains")
         for chain in chains:
             if not isinstance(chain, Chain):
                 raise SpecError(f"chains must be Chain values, got {chain!r}")
             chain.check_words(words)
-        if fixed and self.symmetry_breaking:
-            raise SpecError("symmetry breaking needs a grid with no fixed cells")
+        if (fixed or domains) and self.symmetry_breaking:
+            raise SpecError("symmetry breaking needs a grid with no fixed cells or letter domains")
         for name, value in (("budget", budget), ("required", required), ("forbidden", forbidden),
-                            ("optional", FrozenDict(optional)), ("fixed", fixed), ("chains", chains)):
+                            ("optional", FrozenDict(optional)), ("fixed", fixed), ("domains", domains),
+                            ("chains", chains)):
             object.__setattr__(self, name, value)
 
     def _requirement(self, req: Requirement | str, budget: int) -> Requirement:
@@ -199,20 +209,54 @@ class Question:
                 out[word] = self.words.weight(word)
         return out
 
-    def _fixed(self) -> FrozenDict[int, str]:
-        given = self.fixed
+    def _cells(self) -> tuple[FrozenDict[int, str], FrozenDict[int, str]]:
+        """The fixed cells and the letter domains, merged and split: a cell with one letter
+        allowed is fixed, a cell with several has a domain."""
+        cells = self._cell_letters(self.fixed, "fixed cell", single=True)
+        cells = merge_cell_letters(self.board, cells, self._cell_letters(self.domains, "letter domain of cell"))
+        fixed = {c: letters for c, letters in sorted(cells.items()) if len(letters) == 1}
+        domains = {c: letters for c, letters in sorted(cells.items()) if len(letters) > 1}
+        return FrozenDict(fixed), FrozenDict(domains)
+
+    def _cell_letters(self, given: Any, what: str, single: bool = False) -> dict[int, str]:
         if isinstance(given, str):
-            return FrozenDict(parse_cells(given, self.board))
+            return parse_cell_letters(given, self.board)
         if not isinstance(given, Mapping):
-            raise SpecError(f"fixed cells must be {{cell: letter}} or rows of text, got {given!r}")
-        fixed = {}
-        for cell, letter in sorted(given.items()):
+            kind = "{cell: letter}" if single else "{cell: letters}"
+            raise SpecError(f"{what}s must be {kind} or rows of text, got {given!r}")
+        cells = {}
+        for cell, letters in sorted(given.items()):
             if isinstance(cell, bool) or not isinstance(cell, int) or not 0 <= cell < self.board.size:
-                raise SpecError(f"fixed cell {cell!r} is not a cell of the board (0..{self.board.size - 1})")
-            if not isinstance(letter, str) or not re.fullmatch(r"[A-Z]", letter):
-                raise SpecError(f"fixed cell {self.board.label(cell)} must hold one letter A-Z, got {letter!r}")
-            fixed[cell] = letter
-        return FrozenDict(fixed)
+                raise SpecError(f"{what} {cell!r} is not a cell of the board (0..{self.board.size - 1})")
+            label = self.board.label(cell)
+            if single:
+                if not isinstance(letters, str) or not re.fullmatch(r"[A-Z]", letters):
+                    raise SpecError(f"fixed cell {label} must hold one letter A-Z, got {letters!r}")
+            else:
+                if not isinstance(letters, str):
+                    letters = "".join(letters) if isinstance(letters, (list, tuple, set, frozenset)) else letters
+                if not isinstance(letters, str) or not re.fullmatch(r"[A-Z]+", letters):
+                    raise SpecError(f"{what} {label} must be letters A-Z, got {letters!r}")
+            cells[cell] = "".join(sorted(set(letters)))
+        return cells
+
+    def allows(self, cell: int, letter: str) -> bool:
+        """Whether ``cell`` may hold ``letter`` (its fixed letter, its domain, or any letter)."""
+        if cell in self.fixed:
+            return self.fixed[cell] == letter
+        return letter in self.domains.get(cell, letter)
+
+    def cell_letters(self, cell: int) -> str | None:
+        """The letters ``cell`` may hold, sorted (one for a fixed cell), or None: any letter."""
+        return self.fixed.get(cell) or self.domains.get(cell)
+
+    def describe_cells(self) -> str:
+        """The fixed cells and domains as rows of text (``O[HO]./.I./...``), '' when none."""
+        if not (self.fixed or self.domains):
+            return ""
+        rows = ["".join(show_letters(self.cell_letters(self.board.cell(r, c)) or ".")
+                        for c in range(self.board.cols)) for r in range(self.board.rows)]
+        return "/".join(rows)
 
     @property
     def required_words(self) -> tuple[str, ...]:

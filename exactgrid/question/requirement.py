@@ -1,7 +1,7 @@
 """One required word and how it may be spelled (:class:`Requirement`), and the user-level
-syntax of requirements and fixed cells: ``ILLINOIS``, ``ILLINOIS:exact``, ``ILLINOIS:2``,
+syntax of requirements and cells: ``ILLINOIS``, ``ILLINOIS:exact``, ``ILLINOIS:2``,
 ``ILLINOIS:2=N``, ``ILLINOIS=INLINOIS`` (:func:`parse_requirement`) and rows of letters with
-``.`` for free cells (:func:`parse_cells`)."""
+``.`` for free cells and ``[ABC]`` for a choice of letters (:func:`parse_cell_letters`)."""
 
 from __future__ import annotations
 
@@ -192,24 +192,67 @@ def _resolve(words: WordList, name: str) -> str:
         raise SpecError(str(err)) from None
 
 
-def parse_cells(text: str, board: Board) -> dict[int, str]:
-    """Read fixed cells: rows of letters with ``.`` (or ``?``, ``_``) for a free cell,
-    separated by newlines or ``/``. Returns {cell: letter}."""
-    rows = [re.sub(r"\s", "", r) for r in re.split(r"[/\n]", ascii_upper(text, "fixed cells")) if r.strip()]
+CELL_TOKEN = re.compile(r"\[[^\]]*\]|.")
+"""One cell of a row of cells: a letter, a free mark, or ``[...]``: the letters it may hold."""
+
+
+def parse_cell_letters(text: str, board: Board) -> dict[int, str]:
+    """Read cells: rows of tokens separated by newlines or ``/``, each a letter (the cell holds
+    it), ``.`` (or ``?``, ``_``: the cell is free), or ``[ABC]`` (the cell holds one of these
+    letters). Returns {cell: the letters it may hold, sorted} for every cell that is not free.
+
+    >>> parse_cell_letters("A[CB]./.../[Z]..", Board(3, 3))
+    {0: 'A', 1: 'BC', 6: 'Z'}
+    """
+    rows = [CELL_TOKEN.findall(re.sub(r"\s", "", r)) for r in re.split(r"[/\n]", ascii_upper(text, "cells"))
+            if r.strip()]
+    choices = {}
+    for r, row in enumerate(rows):
+        for c, token in enumerate(row):
+            if token in ".?_":
+                continue
+            letters = token[1:-1] if len(token) > 1 else token
+            if not re.fullmatch(r"[A-Z]+", letters):
+                raise SpecError(f"cells: {token!r} at row {r + 1}, column {c + 1} is not a letter, '.' or [letters]")
+            choices[r, c] = letters
     if len(rows) != board.rows or any(len(r) != board.cols for r in rows):
         raise SpecError(
-            f"fixed cells must be {board.rows} rows of {board.cols} characters "
-            f"(letters or '.'), got {len(rows)} row(s) of widths {sorted({len(r) for r in rows})}"
+            f"cells must be {board.rows} rows of {board.cols} cells (a letter, '.' or [letters] each), "
+            f"got {len(rows)} row(s) of widths {sorted({len(r) for r in rows})}"
         )
-    fixed = {}
-    for r, row in enumerate(rows):
-        for c, ch in enumerate(row):
-            if ch in ".?_":
-                continue
-            if not "A" <= ch <= "Z":
-                raise SpecError(f"fixed cells: {ch!r} at row {r + 1}, column {c + 1} is not a letter or '.'")
-            fixed[board.cell(r, c)] = ch
-    return fixed
+    return {board.cell(r, c): "".join(sorted(set(letters))) for (r, c), letters in choices.items()}
+
+
+def parse_cells(text: str, board: Board) -> dict[int, str]:
+    """Read fixed cells: rows of letters with ``.`` (or ``?``, ``_``) for a free cell,
+    separated by newlines or ``/``. Returns {cell: letter}. (A cell given as ``[ABC]`` is
+    refused here: :func:`parse_cell_letters` reads those.)"""
+    cells = parse_cell_letters(text, board)
+    several = [c for c, letters in cells.items() if len(letters) > 1]
+    if several:
+        raise SpecError(f"fixed cells hold one letter each; {board.label(several[0])} is given "
+                        f"[{cells[several[0]]}] (give letter choices as domains)")
+    return cells
+
+
+def show_letters(letters: str) -> str:
+    """A cell's letters as the cell syntax writes them: ``A``, or ``[BC]`` for a choice."""
+    return letters if len(letters) == 1 else f"[{letters}]"
+
+
+def merge_cell_letters(board: Board, first: Mapping[int, str], second: Mapping[int, str]) -> dict[int, str]:
+    """Two sets of cells ({cell: the letters it may hold}) as one: each cell given by both may
+    hold the letters both allow; SpecError naming a cell they leave no letter."""
+    merged = dict(first)
+    for cell, letters in second.items():
+        if cell in merged:
+            both = "".join(sorted(set(merged[cell]) & set(letters)))
+            if not both:
+                raise SpecError(f"cells contradict each other at {board.label(cell)}: "
+                                f"{show_letters(merged[cell])} and {show_letters(letters)}")
+            letters = both
+        merged[cell] = letters
+    return merged
 
 
 def merge_fixed(board: Board, first: Mapping[int, str], second: Mapping[int, str]) -> dict[int, str]:

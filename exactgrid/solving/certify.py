@@ -28,7 +28,7 @@ from math import comb
 
 from ..backends import Backend, Status
 from ..encode import EncodingTimeout, encode
-from ..fitting.session import SESSION_BACKEND, FitSession, session_backend
+from ..fitting.session import SESSION_BACKEND, FitSession, assumed, session_backend
 from ..grid import Grid
 from ..inputs import InputError, check_seconds, check_whole
 from ..question import Question, Verdict
@@ -155,7 +155,7 @@ def _windows(question: Question, best: GridCheck, window: int, free: list[int], 
     total = comb(len(free), window)
     asked = 0
     with FitSession(window_question(question, best.score.total), backend) as session:
-        base = [p.lit for p in session.parts(session.question)]
+        base = assumed(session.parts(session.question))
         keep = {c: session.encoding.cell_lit(c, letters[c]) for c in free}
         cores: list[frozenset[int]] = []
         by_lit = {lit: c for c, lit in keep.items()}

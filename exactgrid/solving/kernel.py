@@ -758,8 +758,9 @@ def anneal(grids, lmasks, founds, supports, counters, stamps, best_grid, best_va
 
     Each chain cools geometrically from ``t_hot`` to ``t_cold`` over ``sweep`` proposals, then
     restarts from the best grid seen (``best_grid``, by penalised value) with ``kick`` random
-    letters. Proposals: a new letter for one free cell (drawn from ``letter_cdf``), or, with
-    probability ``swap_share``, the swap of two free cells. ``best_*`` and ``feasible_*``
+    letters. Proposals: a new letter for one free cell (drawn from its row of ``letter_cdf``,
+    cells x letters: a letter outside the cell's domain has no weight), or, with probability
+    ``swap_share``, the swap of two free cells whose domains allow it. ``best_*`` and ``feasible_*``
     (``*_value[0]``) are updated in place; ``feasible_value[0] < 0`` means none yet.
     A missing required word costs one violation (:func:`anneal_graded` grades it).
 
@@ -864,8 +865,10 @@ def _anneal_chain(state, steps, schedule, moves, prob, chains, goal, elite, reac
         old1, old2 = grid[c1], grid[c2] if c2 >= 0 else 0
         if c2 >= 0:
             b = old2
+            if not (_allows(moves[3], c1, old2) and _allows(moves[3], c2, old1)):
+                continue  # the swap would take a letter out of its cell's domain
         else:
-            b = np.searchsorted(moves[3], _uniform(rng), side="right")
+            b = np.searchsorted(moves[3][c1], _uniform(rng), side="right")
             if b == old1:
                 continue
         epoch += 1
@@ -900,12 +903,20 @@ def _restart(state, moves, prob, chains, goal, best_grid, reach, rng, grading):
     _copy(best_grid, grid)
     for _k in range(kick):
         cell = free[_below(free.shape[0], rng)]
-        grid[cell] = np.searchsorted(letter_cdf, _uniform(rng), side="right")
+        grid[cell] = np.searchsorted(letter_cdf[cell], _uniform(rng), side="right")
     rescore(grid, lmask, found, support, ctr, starts, lengths, letters, weights, flags, table, chunks, full,
             budget, reach, chains[0], chains[1], chains[2], grading[0], grading[1])
     _fill_spread(lmask, state[6], state[7], table, chunks, full)
     ctr[STEP] = 0
     return objective(ctr, goal[0], goal[1], goal[2], goal[3])[0]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _allows(letter_cdf, cell, letter):
+    """Whether ``cell`` may hold ``letter``: the letter has weight in the cell's row of
+    ``letter_cdf`` (a letter outside the cell's domain has none)."""
+    below = letter_cdf[cell, letter - 1] if letter > 0 else 0.0
+    return letter_cdf[cell, letter] > below
 
 
 @njit(cache=True, nogil=True, inline="always")

@@ -8,6 +8,7 @@ search chains with their incremental state (:mod:`exactgrid.solving.kernel`).
 
 from __future__ import annotations
 
+import string
 from dataclasses import dataclass
 
 import numpy as np
@@ -123,8 +124,7 @@ class SearchProblem:
         table, chunks = dilation(board)
         counts = np.bincount(letters, weights=np.repeat(weights.astype(float) / lengths, lengths), minlength=26)
         counts = counts + counts.sum() * 0.002  # every letter stays possible
-        cdf = np.cumsum(counts / counts.sum())
-        cdf[-1] = 1.0
+        cdf = letter_cdf(counts, question)
         return cls(
             question=question, words=words, starts=starts, lengths=lengths, letters=letters,
             weights=weights, flags=flags, word_index=word_index, word_ptr=word_ptr,
@@ -152,13 +152,41 @@ class SearchProblem:
         """The chain constraints' arrays."""
         return self.chain_sources, self.chain_targets, self.chain_adjacency
 
+    def within_cells(self, codes: np.ndarray) -> np.ndarray:
+        """Grid codes with each fixed cell's letter set, and each cell holding a letter outside
+        its domain given the first letter of it."""
+        codes = codes.copy()
+        for cell in range(self.cells):
+            allowed = self.question.cell_letters(cell)
+            if allowed is not None and chr(_A + int(codes[cell])) not in allowed:
+                codes[cell] = ord(allowed[0]) - _A
+        return codes
+
     def random_grids(self, count: int, rng: np.random.Generator) -> np.ndarray:
         """``count`` grids of letters drawn from the words' letter frequencies, fixed cells set."""
-        grids = np.searchsorted(self.letter_cdf, rng.random((count, self.cells)), side="right").astype(np.int64)
+        draws = rng.random((count, self.cells))
+        grids = np.empty((count, self.cells), dtype=np.int64)
+        for cell in range(self.cells):
+            grids[:, cell] = np.searchsorted(self.letter_cdf[cell], draws[:, cell], side="right")
         np.minimum(grids, 25, out=grids)
         keep = self.fixed >= 0
         grids[:, keep] = self.fixed[keep]
         return grids
+
+
+def letter_cdf(counts: np.ndarray, question: Question) -> np.ndarray:
+    """Each cell's cumulative distribution of new letters (cells x 26): ``counts`` (how much
+    each letter weighs in the words; every one positive), kept to the letters the cell may
+    hold (:meth:`Question.allows`: a letter outside its domain gets no weight)."""
+    weights = np.tile(counts.astype(float), (question.board.size, 1))
+    for cell in range(question.board.size):
+        allowed = question.cell_letters(cell)
+        if allowed is not None:
+            weights[cell, [ord(ch) - _A for ch in string.ascii_uppercase if ch not in allowed]] = 0.0
+    cdf = np.cumsum(weights / weights.sum(axis=1, keepdims=True), axis=1)
+    for cell, row in enumerate(weights):  # rounding must leave no weight past a row's last letter
+        cdf[cell, np.flatnonzero(row)[-1]:] = 1.0
+    return cdf
 
 
 def _chain_arrays(question: Question, index: dict[str, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

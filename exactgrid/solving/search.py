@@ -324,14 +324,13 @@ def search(problem: SearchProblem, time_limit: float | None = 60.0, workers: int
     kernel is ready ends the search with nothing found (``detail`` says why).
 
     Every improvement is checked by the finder before ``on_improvement`` hears of it.
-    ``start`` (grid letters) seeds every chain of every worker.
+    ``start`` (grid letters) seeds every chain of every worker (a cell the question fixes,
+    or holds to a domain its start letter is outside, starts with the first letter allowed).
     """
     kernel.require_numba()
     start_codes = None
     if start is not None:
-        start_codes = grid_codes(start)
-        keep = problem.fixed >= 0
-        start_codes[keep] = problem.fixed[keep]
+        start_codes = problem.within_cells(grid_codes(start))
     run = _Search(problem, time_limit, on_improvement, on_compile)
     return run.run(schedule or Schedule(), seed, start_codes, workers or usable_cores(),
                    _Stops(time_limit, max_proposals, should_stop, on_progress, progress_every))
