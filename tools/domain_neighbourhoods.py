@@ -17,10 +17,11 @@ cell and narrow every one instead, so whole words may slide, swap and merge:
 ``--awards`` takes award keys (all seven by default); ``--min-score N`` asks for a grid
 scoring N or more instead (every state optional). ``--records`` adds every grid of
 ``instances/records/altered_states_2.toml``. One CaDiCaL session per run: the question is
-encoded once (``exactgrid.encode``) and each neighbourhood's domains are assumptions, so what
-one neighbourhood teaches the solver carries to the next. A grid found is re-checked by the
-finder against the question and judged by the checklist; UNSAT is CaDiCaL's word (not
-certified) and rules out that neighbourhood only; UNKNOWN means ``--seconds`` ran out.
+encoded once and each neighbourhood's letter domains are assumptions
+(``Encoding.domain_lits``), so what one neighbourhood teaches the solver carries to the next.
+A grid found is re-checked by the finder against the question and judged by the checklist;
+UNSAT is CaDiCaL's word (not certified) and rules out that neighbourhood only; UNKNOWN means
+``--seconds`` ran out.
 Prints one line per neighbourhood and a summary; exit 0 when a grid is found, else 1.
 """
 
@@ -89,38 +90,33 @@ class Asked:
 
 class DomainSession:
     """One question encoded once and one solver session on it (``Backend.open_session``);
-    :meth:`ask` decides it within letter domains, passed as assumptions."""
+    :meth:`ask` decides it within letter domains, passed as assumptions
+    (``Encoding.domain_lits``).
+
+    Not a ``FitSession``: that one makes the question's own requirements assumptions too (so
+    that ``explain`` may lift them), a bigger model that was slower on the crux
+    (docs/benchmarks.md, Seven awards).
+    """
 
     def __init__(self, question: Question, backend: str = "cadical") -> None:
         self.question = question
         self.encoding: Encoding = encode(question)
         self.session = get_backend(backend).open_session(self.encoding.model)
 
-    def assumptions(self, domains: Domains) -> list[int]:
-        """The literals that keep every cell within its domain (a letter the question's words do
-        not use is modelled as the filler letter, so it keeps the filler's literal)."""
-        out = []
-        for cell, letters in enumerate(domains):
-            table = self.encoding.letter_vars[cell]
-            keep = {x if x in table else self.encoding.filler for x in letters}
-            out += [-var for letter, var in table.items() if letter not in keep]
-        return out
-
     def ask(self, domains: Domains, seconds: float | None) -> Asked:
         """Whether a grid within ``domains`` meets the question, within ``seconds``; a grid
         found has been checked by the finder (``verified_answer``: VerificationError if not)."""
-        result = self.session.solve(self.assumptions(domains), seconds)
+        held = {cell: "".join(sorted(letters)) for cell, letters in enumerate(domains) if letters != ALPHABET}
+        assumptions = [lit for cell, letters in held.items() for lit in self.encoding.domain_lits(cell, letters)]
+        result = self.session.solve(assumptions, seconds)
         if result.status == Status.UNKNOWN:
             return Asked(None, None, result.seconds)
         if result.status == Status.UNSAT:
             return Asked(False, None, result.seconds)
-        chosen = self.encoding.decode(result.true_vars or ()).letters
-        # a filler cell holds some unmodelled letter: give it one its domain allows
-        letters = "".join(ch if ch in domains[c] else min(domains[c] - set(self.encoding.alphabet) or domains[c])
-                          for c, ch in enumerate(chosen))
-        grid = Grid(self.question.board, letters)
-        verified_answer(grid, result.backend, self.question)
-        return Asked(True, letters, result.seconds)
+        asked = self.question.but(domains=held)
+        grid = self.encoding.decode(result.true_vars or (), asked.fixed, asked.domains)
+        verified_answer(grid, result.backend, asked)
+        return Asked(True, grid.letters, result.seconds)
 
     def close(self) -> None:
         """Free the solver."""
