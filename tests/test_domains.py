@@ -126,3 +126,20 @@ def test_the_cli_takes_a_choice_of_letters_and_refuses_a_broken_one():
     bad = CliRunner().invoke(cli, ["fit", "OHIO", "--shape", "3x3", "--cells", "[O1]../.../..."])
     assert bad.exit_code == 2 and bad.stdout == ""
     assert bad.stderr.count("\n") == 1 and "is not a letter" in bad.stderr
+
+
+def test_counting_reads_domains_and_never_refutes_a_question_that_fits():
+    from exactgrid.prove.counting import count_question
+
+    held = eg.Question(eg.Board(3, 3), required=["OHIO"], domains={c: "HIO" if c == 4 else "AB" for c in range(9)})
+    assert count_question(held, "cadical", 60, objective=False).status == "refuted"  # one cell for O, H and I
+    assert count_question(held.but(domains={}), "cadical", 60, objective=False).status == "open"
+    rng = random.Random(2)  # a draw where counting refutes two of the twelve
+    base = build_question(requirements=["OHIO"], forbid=["IOWA"], shape="3x3")
+    refuted = 0
+    for _ in range(12):
+        question = base.but(domains=_random_domains(rng, 9))
+        counted = count_question(question, "cadical", 60, objective=False)
+        refuted += counted.status == "refuted"
+        assert counted.status == "open" or not _fits_by_brute_force(question)
+    assert refuted >= 1

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 @click.option("--min-count", type=click.IntRange(min=0), default=None, metavar="N")
 @click.option("--cells", metavar="FILE|ROWS", default=None,
               help="Cells: rows of letters with '.' for a free cell and [AB] for a choice of letters, "
-                   "as a file or inline 'P.NN./.....' (the relaxation reads a choice as a free cell).")
+                   "as a file or inline 'P.NN./.....'.")
 @click.option("--shape", metavar="RxC", default="5x5", show_default=True, help="Grid shape.")
 @click.option("--moves", type=click.Choice(MOVE_RULES), default="king", show_default=True)
 @click.option("--budget", type=click.IntRange(0, 1), default=1, show_default=True, metavar="K",

@@ -20,10 +20,13 @@ Where the exact model follows walks cell by cell, this one only counts (issue 12
   neighbouring letters are at most the cells around a set of that profile (fewer when two of its
   cells touch, which a doubled pair needs).
 
+Fixed cells and letter domains enter as counts: a letter holds at least the cells of each
+degree fixed to it, and no more than the cells of that degree that may hold it.
+
 Every grid holding the words meets every constraint, so when the model has no solution the
 question has none (a refutation "by counting"), and its optimum bounds the best score. Forbidden
-words, fixed cells beyond their letter counts, chains and the simple-path rule only narrow the
-real question, so leaving them out keeps the model a relaxation. Alteration budgets above 1 are
+words, fixed cells and domains beyond their letter counts, chains and the simple-path rule only
+narrow the real question, so leaving them out keeps the model a relaxation. Alteration budgets above 1 are
 not modelled (the relaxation then refuses the question).
 """
 
@@ -201,6 +204,7 @@ class _Builder:
         self._letter_counts()
         self._presence()
         self._fixed_cells()
+        self._cell_room()
         self._thresholds()
         for word, options in self.forms.items():
             self._word(word, options)
@@ -248,6 +252,22 @@ class _Builder:
         for (letter, degree), number in fixed.items():
             terms = self.counts[letter, degree]
             self.model.add_linear([v for v, _ in terms], [w for _, w in terms], ">=", number)
+
+    def _cell_room(self) -> None:
+        """Fixed cells and letter domains: no more cells of a letter with a degree than the
+        cells of that degree that may hold it."""
+        if not (self.question.fixed or self.question.domains):
+            return
+        room: Counter[tuple[str, int]] = Counter()
+        for cell in range(self.board.size):
+            degree = len(self.board.neighbours[cell])
+            allowed = self.question.cell_letters(cell)
+            classes = None if allowed is None else {ch if ch in self.present else OTHER for ch in allowed}
+            for letter in [*self.letters, OTHER]:
+                room[letter, degree] += classes is None or letter in classes
+        for (letter, degree), terms in self.counts.items():
+            if room[letter, degree] < self.degrees[degree]:
+                self.model.add_linear([v for v, _ in terms], [w for _, w in terms], "<=", room[letter, degree])
 
     def _thresholds(self) -> None:
         """g[a,k]: letter a in k or more cells, for every k a core can name (the other letters
