@@ -118,8 +118,9 @@ class Encoding:
         """The literals that keep ``cell`` to one of ``letters``, to assume or to add as units:
         "not this letter" for each modelled letter outside them (the filler's literal stays
         allowed when some of ``letters`` is unmodelled, as :meth:`cell_lit` reads it)."""
-        keep = {self.cell_lit(cell, letter) for letter in letters}
-        return tuple(-var for var in self.letter_vars[cell].values() if var not in keep)
+        for letter in letters:
+            self.cell_lit(cell, letter)  # SpecError for a cell off the board or a non-letter
+        return domain_negations(self.letter_vars[cell], self.filler, letters)
 
     def word_lit(self, word: str) -> int:
         """The literal "``word`` is spelled": a required word's selector (spelled as the
@@ -185,6 +186,13 @@ def add_path_cut(model: BoolModel, letter_vars: Sequence[dict[str, int]], word: 
         model.add_linear([*lits, guard], [1] * len(lits) + [slack], "<=", bound + slack, name=f"cut:{word}")
 
 
+def domain_negations(table: Mapping[str, int], filler: str | None, letters: str) -> tuple[int, ...]:
+    """"Not this letter" for each letter of a cell's ``table`` (letter -> variable) outside
+    ``letters``; a letter the table does not model is the ``filler``'s, which then stays."""
+    keep = {table[ch] if ch in table else table[filler] for ch in letters}  # type: ignore[index]
+    return tuple(-var for var in table.values() if var not in keep)
+
+
 def modelled_alphabet(spec: Question) -> tuple[tuple[str, ...], str | None]:
     """Letters worth modelling for ``spec``, and the filler letter standing for the rest."""
     used: set[str] = set()
@@ -223,12 +231,8 @@ class _Encoder:
                 self.model.add_clause([table[spec.fixed[cell]]])
         if not assumable:
             for cell, letters in spec.domains.items():
-                table = self.letter_vars[cell]
-                # a letter no word uses is modelled by the filler: keep the filler's variable then
-                keep = {table[ch] if ch in table else table[self.filler] for ch in letters}  # type: ignore[index]
-                for var in table.values():
-                    if var not in keep:
-                        self.model.add_clause([-var])
+                for lit in domain_negations(self.letter_vars[cell], self.filler, letters):
+                    self.model.add_clause([lit])
 
     def tick(self) -> None:
         """Called every few thousand literals: stop at the deadline or past the size limit."""

@@ -62,8 +62,9 @@ def test_a_question_splits_merges_and_checks_its_cells():
         eg.Question(board, fixed={0: "O"}, domains={0: "HI"})
     with pytest.raises(SpecError, match="symmetry breaking needs a grid with no fixed cells or letter domains"):
         eg.Question(board, required=["OHIO"], domains={0: "OH"}, symmetry_breaking=True)
-    with pytest.raises(SpecError, match="letter domain of cell r1c2 must be letters"):
-        eg.Question(board, domains={1: "a1"})
+    for bad in ("a1", [1, 2], 7):
+        with pytest.raises(SpecError, match="letter domain of cell r1c2 must be letters"):
+            eg.Question(board, domains={1: bad})
     with pytest.raises(SpecError, match="fixed cell r1c1 must hold one letter"):
         eg.Question(board, fixed={0: "OH"})
     merged = build_question(requirements=["OHIO"], shape="3x3", cells=["[OHI]../.../...", "[HIZ]../.../..."])

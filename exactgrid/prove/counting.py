@@ -24,10 +24,11 @@ Fixed cells and letter domains enter as counts: a letter holds at least the cell
 degree fixed to it, and no more than the cells of that degree that may hold it.
 
 Every grid holding the words meets every constraint, so when the model has no solution the
-question has none (a refutation "by counting"), and its optimum bounds the best score. Forbidden
-words, fixed cells and domains beyond their letter counts, chains and the simple-path rule only
-narrow the real question, so leaving them out keeps the model a relaxation. Alteration budgets above 1 are
-not modelled (the relaxation then refuses the question).
+question has none (a refutation "by counting"), and its optimum bounds the best score.
+Forbidden words, fixed cells and domains beyond their letter counts, chains and the
+simple-path rule only narrow the real question, so leaving them out keeps the model a
+relaxation. Alteration budgets above 1 are not modelled (the relaxation then refuses the
+question).
 """
 
 from __future__ import annotations

@@ -3,8 +3,9 @@
 A :class:`Question` is the puzzle (board, path rule, budget, word list), the words that must
 appear (each a :class:`Requirement`, its alteration pinned down or not), words that must not
 appear at all, fixed cells and letter domains, and optional weighted words with a minimum
-total weight and/or count. Every constructor checks what it is given and raises an :class:`~exactgrid.inputs.InputError`
-with the same one-line message the CLI prints; a Question is frozen and hashable.
+total weight and/or count. Every constructor checks what it is given and raises an
+:class:`~exactgrid.inputs.InputError` with the same one-line message the CLI prints; a
+Question is frozen and hashable.
 
 User-level text (``ILLINOIS``, ``ILLINOIS:exact``, ``ILLINOIS:2``, ``ILLINOIS:2=N``,
 ``ILLINOIS=INLINOIS``, rows of cells with ``[ABC]`` for a choice of letters) is read by

@@ -37,10 +37,11 @@ def build_question(
     ``optional`` may contain ``all`` for every word on the list. ``cells`` is one text of
     rows (see :func:`parse_cell_letters`: a letter, ``.`` or ``[ABC]`` a cell) or several,
     merged with ``fixed`` ({cell: letter}); a cell given more than once may hold the letters
-    all allow, and must be left some. ``words`` is a WordList, ``"us-states"`` or a word-list file. A question
-    that asks nothing (no requirement, forbid or target) is refused unless ``allow_empty`` (solve
-    asks for the best grid of any question, and awards may add constraints later): it is a
-    mistake at the door of ``fit``, though a valid (trivial) :class:`Question` in the library.
+    all allow, and must be left some. ``words`` is a WordList, ``"us-states"`` or a word-list
+    file. A question that asks nothing (no requirement, forbid or target) is refused unless
+    ``allow_empty`` (solve asks for the best grid of any question, and awards may add
+    constraints later): it is a mistake at the door of ``fit``, though a valid (trivial)
+    :class:`Question` in the library.
     """
     words = word_list(words)
     try:

@@ -233,8 +233,8 @@ class Question:
                 if not isinstance(letters, str) or not re.fullmatch(r"[A-Z]", letters):
                     raise SpecError(f"fixed cell {label} must hold one letter A-Z, got {letters!r}")
             else:
-                if not isinstance(letters, str):
-                    letters = "".join(letters) if isinstance(letters, (list, tuple, set, frozenset)) else letters
+                if isinstance(letters, (list, tuple, set, frozenset)) and all(isinstance(x, str) for x in letters):
+                    letters = "".join(letters)
                 if not isinstance(letters, str) or not re.fullmatch(r"[A-Z]+", letters):
                     raise SpecError(f"{what} {label} must be letters A-Z, got {letters!r}")
             cells[cell] = "".join(sorted(set(letters)))

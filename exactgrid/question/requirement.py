@@ -256,12 +256,8 @@ def merge_cell_letters(board: Board, first: Mapping[int, str], second: Mapping[i
 
 
 def merge_fixed(board: Board, first: Mapping[int, str], second: Mapping[int, str]) -> dict[int, str]:
-    """Two sets of fixed cells as one; SpecError naming the cell where they disagree."""
-    merged = dict(first)
-    for cell, letter in second.items():
-        if merged.get(cell, letter) != letter:
-            raise SpecError(f"fixed cells contradict each other at {board.label(cell)}: {merged[cell]} and {letter}")
-        merged[cell] = letter
-    return merged
+    """Two sets of fixed cells as one; SpecError naming the cell where they disagree (a
+    fixed cell is a choice of one letter: :func:`merge_cell_letters`)."""
+    return merge_cell_letters(board, first, second)
 
 

@@ -760,8 +760,9 @@ def anneal(grids, lmasks, founds, supports, counters, stamps, best_grid, best_va
     restarts from the best grid seen (``best_grid``, by penalised value) with ``kick`` random
     letters. Proposals: a new letter for one free cell (drawn from its row of ``letter_cdf``,
     cells x letters: a letter outside the cell's domain has no weight), or, with probability
-    ``swap_share``, the swap of two free cells whose domains allow it. ``best_*`` and ``feasible_*``
-    (``*_value[0]``) are updated in place; ``feasible_value[0] < 0`` means none yet.
+    ``swap_share``, the swap of two free cells whose domains allow it. ``best_*`` and
+    ``feasible_*`` (``*_value[0]``) are updated in place; ``feasible_value[0] < 0`` means none
+    yet.
     A missing required word costs one violation (:func:`anneal_graded` grades it).
 
     A plain function, not a compiled one: it hands :func:`anneal_graded` its numbers as the

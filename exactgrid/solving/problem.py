@@ -124,7 +124,7 @@ class SearchProblem:
         table, chunks = dilation(board)
         counts = np.bincount(letters, weights=np.repeat(weights.astype(float) / lengths, lengths), minlength=26)
         counts = counts + counts.sum() * 0.002  # every letter stays possible
-        cdf = letter_cdf(counts, question)
+        cdf = cell_letter_cdf(counts, question)
         return cls(
             question=question, words=words, starts=starts, lengths=lengths, letters=letters,
             weights=weights, flags=flags, word_index=word_index, word_ptr=word_ptr,
@@ -163,7 +163,8 @@ class SearchProblem:
         return codes
 
     def random_grids(self, count: int, rng: np.random.Generator) -> np.ndarray:
-        """``count`` grids of letters drawn from the words' letter frequencies, fixed cells set."""
+        """``count`` grids of letters drawn from the words' letter frequencies, each cell's from
+        the letters it may hold, fixed cells set."""
         draws = rng.random((count, self.cells))
         grids = np.empty((count, self.cells), dtype=np.int64)
         for cell in range(self.cells):
@@ -174,10 +175,10 @@ class SearchProblem:
         return grids
 
 
-def letter_cdf(counts: np.ndarray, question: Question) -> np.ndarray:
+def cell_letter_cdf(counts: np.ndarray, question: Question) -> np.ndarray:
     """Each cell's cumulative distribution of new letters (cells x 26): ``counts`` (how much
     each letter weighs in the words; every one positive), kept to the letters the cell may
-    hold (:meth:`Question.allows`: a letter outside its domain gets no weight)."""
+    hold (:meth:`Question.cell_letters`: a letter outside its domain gets no weight)."""
     weights = np.tile(counts.astype(float), (question.board.size, 1))
     for cell in range(question.board.size):
         allowed = question.cell_letters(cell)
