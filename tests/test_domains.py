@@ -117,6 +117,8 @@ def test_solve_keeps_every_cell_in_its_domain_and_finds_the_best_grid_there():
     choices = [question.cell_letters(c) for c in range(9)]
     best = max(eg.score(Grid(question.board, "".join(g))).total for g in product(*choices))
     assert answer.score == best
+    started = eg.solve(question, start="EEEEEEEEE", time_limit=None, max_proposals=2_000, workers=1, seed=4)
+    assert all(question.allows(c, ch) for c, ch in enumerate(started.grid.letters))  # E is in no domain
 
 
 def test_the_cli_takes_a_choice_of_letters_and_refuses_a_broken_one():
