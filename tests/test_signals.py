@@ -401,6 +401,29 @@ def test_an_import_is_not_cut_short_by_a_signal(tmp_path, monkeypatch):
     del sys.modules["loads_slowly"]
 
 
+def test_a_signal_while_highspy_loads_is_a_signal_not_a_missing_backend(tmp_path, monkeypatch):
+    """A Ctrl-C that came while ``highspy`` loaded made its extension's import fail (pybind11
+    turns an error inside a module's set-up into ``ImportError: initialization failed``), and
+    ``bound`` answered "backend 'highs' is not available here", exit 2, where the answer so far
+    and exit 3 were due (a fresh clone's ``.ci/run``, 2026-11-27). A stand-in ``highspy`` fails
+    that way when cut short; loaded whole, the Ctrl-C must come after it."""
+    import threading
+
+    from exactgrid.backends.ilp import Highs
+    from exactgrid.stopping import first_interruption_only
+
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("Python runs signal handlers in the main thread only")
+    (tmp_path / "highspy.py").write_text(
+        "import signal\ntry:\n    signal.raise_signal(signal.SIGINT)\n"
+        "except KeyboardInterrupt as exc:\n    raise ImportError('initialization failed') from exc\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "highspy", raising=False)
+    with first_interruption_only() as held, pytest.raises(KeyboardInterrupt):
+        Highs().available()
+    assert held.noted == ["Ctrl-C"]
+
+
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="forks")
 def test_a_forked_worker_takes_a_stop_signal_as_a_worker_not_as_the_parent():
     """A pool worker forked while the CLI holds the signals, stopped (``terminate``: SIGTERM)

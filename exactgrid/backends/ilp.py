@@ -22,6 +22,7 @@ from dataclasses import replace
 
 from ..ilp_model import linear_terms, to_pulp
 from ..model import BoolModel
+from ..stopping import uncut_import
 from .base import Backend, ChildCall, Result, SolverDisagreement, Status, check_result
 
 
@@ -138,9 +139,10 @@ class Highs(Backend):
     install_hint = "pip install 'highspy>=1.8,<2' (exactgrid's base install brings it; reinstall it)"
 
     def available(self) -> bool:
-        """Whether ``highspy`` imports."""
+        """Whether ``highspy`` imports. (No Ctrl-C or stop signal cuts the import short: one that
+        did made the extension's import fail, and a SIGINT to ``bound`` read as HiGHS missing.)"""
         try:
-            import highspy  # noqa: F401
+            uncut_import("highspy")
         except ImportError:
             return False
         return True

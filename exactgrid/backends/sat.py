@@ -23,7 +23,7 @@ import time
 from collections.abc import Iterator
 
 from ..model import BoolModel
-from ..stopping import pysat_leaves_sigint_to_python
+from ..stopping import pysat_leaves_sigint_to_python, uncut_import
 from .base import Backend, BackendError, ChildCall, Result, Session, Status
 
 CHUNK_SECONDS = 0.2
@@ -162,9 +162,8 @@ class PySATBackend(Backend):
     def available(self) -> bool:
         """Whether PySAT imports and can create this solver."""
         try:
-            from pysat.solvers import Solver
-
-            with Solver(name=self.solver_name):
+            solvers = uncut_import("pysat.solvers")  # a Ctrl-C is no failure of the import
+            with solvers.Solver(name=self.solver_name):
                 return True
         except Exception:  # noqa: BLE001 - any failure means "not here"
             return False

@@ -26,7 +26,7 @@ from ..inputs import InputError, check_seconds
 from ..model import BoolModel
 from ..prove.cores import CoreRefutation, refute_by_cores
 from ..question import ASKS_NOTHING, Question, SpecError, Verdict
-from ..stopping import interruption, interruption_behind
+from ..stopping import interruption, interruption_behind, uncut_import
 from ..wording import plural
 from .answer import FitAnswer, ModelSize, model_size, verified_answer
 from .session import explain as explain_conflict
@@ -330,7 +330,7 @@ def _relaxation() -> str:
     """How the counting loop solves its relaxation: HiGHS when installed, else the SAT backend
     (on unary counts, about as fast on the benchmarks measured: docs/benchmarks.md, Prove)."""
     try:
-        import highspy  # noqa: F401
+        uncut_import("highspy")  # a Ctrl-C meanwhile is no sign that HiGHS is missing
     except ImportError:
         return "sat"
     return "highs"
