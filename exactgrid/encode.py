@@ -135,25 +135,21 @@ class Encoding:
             return self.found_vars[word]
         raise SpecError(f"{word} is neither required nor optional in the encoded question, so it cannot be asked for")
 
-    def decode(self, true_vars: Iterable[int], fixed: Mapping[int, str] | None = None,
-               domains: Mapping[int, str] | None = None) -> Grid:
-        """The grid a solution describes. Filler cells get the filler letter, or the letter
-        ``fixed`` gives them (a fixed letter the words do not use is modelled as the filler),
-        or, when the filler is outside their domain in ``domains`` (default: the encoded
-        question's), the first letter of it that the words do not use."""
+    def decode(self, true_vars: Iterable[int], cells: Mapping[int, str] | None = None) -> Grid:
+        """The grid a solution describes. ``cells`` (default: the encoded question's
+        :attr:`~exactgrid.question.Question.cells`) gives the letters each limited cell may
+        hold: a cell left at the filler letter, which stands for every letter the words do not
+        use, gets the first such letter it may hold when the filler itself is not one of them."""
         true_set = set(true_vars)
-        fixed = fixed or {}
-        domains = self.spec.domains if domains is None else domains
+        cells = self.spec.cells if cells is None else cells
         letters = []
         for cell, table in enumerate(self.letter_vars):
             chosen = [letter for letter, var in table.items() if var in true_set]
             if len(chosen) != 1:
                 raise AssertionError(f"cell {cell} has {len(chosen)} letters in the solution")
             letter = chosen[0]
-            if cell in fixed and letter == self.filler and fixed[cell] not in table:
-                letter = fixed[cell]
-            elif cell in domains and letter == self.filler and letter not in domains[cell]:
-                letter = min(set(domains[cell]) - set(table))
+            if letter == self.filler and letter not in cells.get(cell, letter):
+                letter = min(set(cells[cell]) - set(table))
             letters.append(letter)
         return Grid(self.spec.board, "".join(letters))
 

@@ -42,7 +42,7 @@ from seven_awards import SEVEN, judge, seven_question
 from exactgrid.backends import Status, get_backend
 from exactgrid.encode import Encoding, encode
 from exactgrid.fitting.answer import verified_answer
-from exactgrid.geometry import Board
+from exactgrid.geometry import Board, cells_of
 from exactgrid.grid import Grid, parse_grid
 from exactgrid.question import Question
 from exactgrid.stopping import interruption, stop_on_signals
@@ -54,12 +54,12 @@ Domains = tuple[frozenset[str], ...]
 
 
 def within(board: Board, cell: int, radius: int) -> set[int]:
-    """The cells at most ``radius`` moves from ``cell`` (itself included)."""
-    reached, frontier = {cell}, {cell}
+    """The cells at most ``radius`` moves from ``cell`` (itself included), by the board's
+    dilation (``Board.spread``)."""
+    reached = 1 << cell
     for _ in range(radius):
-        frontier = {n for c in frontier for n in board.neighbours[c]} - reached
-        reached |= frontier
-    return reached
+        reached |= board.spread(reached)
+    return set(cells_of(reached))
 
 
 def shuffle_domains(grid: Grid, radius: int, free: Iterable[int] = ()) -> Domains:
@@ -114,7 +114,7 @@ class DomainSession:
         if result.status == Status.UNSAT:
             return Asked(False, None, result.seconds)
         asked = self.question.but(domains=held)
-        grid = self.encoding.decode(result.true_vars or (), asked.fixed, asked.domains)
+        grid = self.encoding.decode(result.true_vars or (), asked.cells)
         verified_answer(grid, result.backend, asked)
         return Asked(True, grid.letters, result.seconds)
 

@@ -91,8 +91,8 @@ class FitSession:
         """The base question with more fixed cells, letter domains and required words (checked
         as any Question); a cell the base limits too may hold the letters both allow."""
         base = self.question
-        extra = base.but(fixed=fixed or FrozenDict(), domains=domains or FrozenDict())
-        cells = merge_cell_letters(base.board, {**base.fixed, **base.domains}, {**extra.fixed, **extra.domains})
+        extra = Question(base.board, fixed=fixed or FrozenDict(), domains=domains or FrozenDict())  # checked
+        cells = merge_cell_letters(base.board, base.cells, extra.cells)
         return base.but(fixed=FrozenDict(), domains=FrozenDict(cells), required=(*base.required, *required))
 
     def parts(self, question: Question) -> list[Part]:
@@ -137,7 +137,7 @@ class FitSession:
             return FitAnswer(Verdict.DOES_NOT_FIT, conflict=conflict, detail="refuted under assumptions", **common)
         if result.status == Status.UNKNOWN:
             return FitAnswer(Verdict.UNKNOWN, detail=result.detail, **common)
-        grid = self.encoding.decode(result.true_vars or (), question.fixed, question.domains)
+        grid = self.encoding.decode(result.true_vars or (), question.cells)
         return verified_answer(grid, result.backend, **common)
 
     def explain(self, question: Question | None = None,

@@ -106,7 +106,7 @@ class CountCheck:
         if result is None:
             return None
         if result.status == Status.SAT:
-            return self.encoding.decode(result.true_vars or (), self.encoding.spec.fixed)
+            return self.encoding.decode(result.true_vars or ())
         core = [named[lit] for lit in trim_core(self._solve, list(result.core or named), deadline)]
         return WordCore(tuple(sorted(w for w in core if isinstance(w, str))),
                         tuple(sorted(c for c in core if isinstance(c, tuple))))

@@ -240,11 +240,14 @@ class Question:
             cells[cell] = "".join(sorted(set(letters)))
         return cells
 
+    @property
+    def cells(self) -> dict[int, str]:
+        """Every cell the question limits, with the letters it may hold (one for a fixed cell)."""
+        return {**self.fixed, **self.domains}
+
     def allows(self, cell: int, letter: str) -> bool:
         """Whether ``cell`` may hold ``letter`` (its fixed letter, its domain, or any letter)."""
-        if cell in self.fixed:
-            return self.fixed[cell] == letter
-        return letter in self.domains.get(cell, letter)
+        return letter in (self.cell_letters(cell) or letter)
 
     def cell_letters(self, cell: int) -> str | None:
         """The letters ``cell`` may hold, sorted (one for a fixed cell), or None: any letter."""

@@ -175,7 +175,7 @@ def _windows(question: Question, best: GridCheck, window: int, free: list[int], 
             elif result.status == Status.UNKNOWN:
                 return Verdict.UNKNOWN, None, asked
             else:
-                kept = {**question.fixed, **{c: letters[c] for c in free if c not in opened}}
+                kept = {**question.cells, **{c: letters[c] for c in free if c not in opened}}
                 grid = session.encoding.decode(result.true_vars or (), kept)  # unmodelled letters kept
                 check = check_grid(question, grid)
                 if not check.ok or check.score.total <= best.score.total:
