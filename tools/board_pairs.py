@@ -18,7 +18,8 @@ Prints the model's size and the verdict: a board (with its pair score, recompute
 finder's score), "no board" (the backend's UNSAT, not certified), or UNKNOWN at the time limit.
 
 ``--unit`` weighs every word 1, so the threshold counts words (a grid scoring 320 million holds
-at least 40 states).
+at least 40 states). ``--require WORD...`` makes the board count those words; ``--drop
+WORD...`` counts a word for nothing (a relaxation cannot forbid a word, only leave it out).
 
 Measured (docs/benchmarks.md, Prove): on 5x5 neither kissat nor CaDiCaL settles it at 320 or
 328 million in 5-10 minutes (with or without ``--triples``), nor 40 words with ``--unit
@@ -149,13 +150,23 @@ def main() -> int:
     parser.add_argument("--backend", default="kissat")
     parser.add_argument("--triples", action="store_true", help="also the stretches of three letters")
     parser.add_argument("--unit", action="store_true", help="weigh every word 1: the threshold counts words")
+    parser.add_argument("--require", nargs="+", default=[], metavar="WORD",
+                        help="words the board must count (unit clauses on their found variables)")
+    parser.add_argument("--drop", nargs="+", default=[], metavar="WORD",
+                        help="words that score nothing (a relaxation cannot forbid a word, only not count it)")
     args = parser.parse_args()
     question = build_question(optional=["all"], shape=args.shape, allow_empty=True)
     weights = question.scoring_weights()
     if args.unit:
         weights = dict.fromkeys(weights, 1)
+    unknown = sorted((set(args.require) | set(args.drop)) - set(weights))
+    if unknown:
+        parser.error(f"not words of the list: {', '.join(unknown)}")
+    weights = {w: 0 if w in args.drop else weight for w, weight in weights.items()}
     built = BoardPairs(question.board, weights, args.triples)
     words = list(weights)
+    for word in args.require:
+        built.model.add_clause([built.found[word]])
     built.model.add_linear([built.found[w] for w in words], [weights[w] for w in words], ">=", args.threshold)
     print(f"{args.shape}, pair score >= {args.threshold:,} (total {sum(weights.values()):,}): "
           f"{built.model.num_vars:,} variables, {len(built.model.clauses):,} clauses, "

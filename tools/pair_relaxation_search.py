@@ -19,6 +19,17 @@ pair score; K = 3 asks what letter triples ask; a K as long as the longest word 
 finder's own score without the altered letter's link. ``--unit`` weighs every word 1, so the
 score counts words: the best K-window count is a floor under any bound on the number of words
 built from K-letter stretches.
+
+A question, not only the score: ``--require WORD...`` asks the grid to count those words,
+``--awards KEY...`` to earn those awards on the words it counts (the relaxed score for 200M,
+the words counted for 20S and for a chain), and ``--drop WORD...`` never counts a word, as
+does an award that forbids one (NOCAL drops CALIFORNIA: a relaxation cannot forbid a word,
+only leave it out, and a grid that meets the question does not count it). The walk climbs the
+relaxed score less a penalty for each required word or award missed; the best grid is the
+best that misses none. A grid found so is a floor for that question: no argument from the
+same stretches can prove that no grid meets it with that score. Exit 1 when no grid did.
+
+    python tools/pair_relaxation_search.py --window 3 --awards M8 4C NOCAL --seconds 600
 """
 
 from __future__ import annotations
@@ -27,8 +38,11 @@ import argparse
 import math
 import random
 import time
+from collections.abc import Callable
 
 from exactgrid.api import score as score_grid
+from exactgrid.awards import ChecklistError, default_checklist, evaluate
+from exactgrid.geometry import Board
 from exactgrid.question import build_question
 
 ALPHABET = "ACDEGHIKLMNOPRSTUVWYBFJXZ"
@@ -95,7 +109,12 @@ def window_score(grid: list[str], walks: list[tuple[int, ...]], needs: dict[str,
     return sum(weights[w] for w in found), found
 
 
-def main() -> int:
+Relaxed = Callable[[list[str]], tuple[int, list[str], int]]
+"""A grid's relaxed score, the words it counts, and how many required words and awards it misses."""
+
+
+def parse_args() -> tuple[argparse.ArgumentParser, argparse.Namespace]:
+    """The command line."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shape", default="5x5")
     parser.add_argument("--seconds", type=float, default=60.0)
@@ -103,50 +122,107 @@ def main() -> int:
     parser.add_argument("--start", default=None, help="a grid to start from (letters row by row)")
     parser.add_argument("--window", type=int, default=2, help="K: runs of K letters (2: the pair score)")
     parser.add_argument("--unit", action="store_true", help="weigh every word 1: the score counts words")
-    args = parser.parse_args()
+    parser.add_argument("--require", nargs="+", default=[], metavar="WORD",
+                        help="words the grid must count (a grid lacking one is never the best)")
+    parser.add_argument("--drop", nargs="+", default=[], metavar="WORD",
+                        help="words never counted (a relaxation cannot forbid a word, only leave it out)")
+    parser.add_argument("--awards", nargs="+", default=[], metavar="KEY",
+                        help="award keys the grid must earn on the words it counts (a forbidden state is dropped)")
+    return parser, parser.parse_args()
+
+
+def relaxation(args: argparse.Namespace, parser: argparse.ArgumentParser,
+               board: Board, weights: dict[str, int]) -> tuple[Relaxed, set[str]]:
+    """The relaxed score the command line asks for, and the words it never counts (``--drop``
+    and the states a forbidding award names)."""
+    try:
+        checklist = default_checklist().select(args.awards) if args.awards else None
+    except ChecklistError as err:
+        parser.error(str(err))
+    dropped = set(args.drop)
+    if checklist is not None:
+        dropped.update(s for item in checklist.items if item.kind == "forbidden" for s in item.states)
+    unknown = sorted((set(args.require) | dropped) - set(weights))
+    if unknown:
+        parser.error(f"not words of the list: {', '.join(unknown)}")
+    counted = {w: 0 if w in dropped else weight for w, weight in weights.items()}
+    required = frozenset(args.require)
+    if args.window == 2:
+        pair_needs, edges = {w: spellings(w) for w in weights}, list(board.edges)
+
+        def counts(grid: list[str]) -> tuple[int, list[str]]:
+            return pair_score(grid, edges, pair_needs, counted)
+    else:
+        needs = {w: window_needs(w, args.window) for w in weights}
+        walks = board_walks(board.neighbours, args.window)
+
+        def counts(grid: list[str]) -> tuple[int, list[str]]:
+            return window_score(grid, walks, needs, counted)
+
+    def relaxed(grid: list[str]) -> tuple[int, list[str], int]:
+        score, found = counts(grid)
+        found = [w for w in found if w not in dropped]
+        missing = len(required - set(found))
+        if checklist is not None:
+            missing += len(evaluate(checklist, found, total=score).failed)
+        return score, found, missing
+
+    return relaxed, dropped
+
+
+def anneal(relaxed: Relaxed, grid: list[str], seconds: float, rng: random.Random, unit: bool,
+           penalty: int) -> tuple[list[str] | None, int]:
+    """Simulated annealing from ``grid`` for ``seconds``, climbing the relaxed score less
+    ``penalty`` for each required word or award missed: the best grid that misses none (None if
+    no grid did) and the steps taken."""
+    score, _, missing = relaxed(grid)
+    current = score - penalty * missing
+    best, best_grid = (score, grid[:]) if not missing else (-1, None)
+    started, steps = time.monotonic(), 0
+    hot, cold = (3.0, 0.05) if unit else (3e6, 5e4)
+    while (elapsed := time.monotonic() - started) < seconds:
+        steps += 1
+        temperature = hot * (cold / hot) ** (elapsed / seconds)
+        trial = grid[:]
+        if rng.random() < 0.5:
+            trial[rng.randrange(len(grid))] = rng.choice(ALPHABET)
+        else:
+            i, j = rng.randrange(len(grid)), rng.randrange(len(grid))
+            trial[i], trial[j] = trial[j], trial[i]
+        score, _, missing = relaxed(trial)
+        value = score - penalty * missing
+        if value >= current or rng.random() < math.exp((value - current) / temperature):
+            grid, current = trial, value
+            if not missing and score > best:
+                best, best_grid = score, trial[:]
+    return best_grid, steps
+
+
+def main() -> int:
+    """Search, then print the best grid, its relaxed and real scores and the words it lacks."""
+    parser, args = parse_args()
     question = build_question(optional=["all"], shape=args.shape, allow_empty=True)
     weights = question.scoring_weights()
     if args.unit:
         weights = dict.fromkeys(weights, 1)
-    if args.window == 2:
-        pair_needs, edges = {w: spellings(w) for w in weights}, list(question.board.edges)
-
-        def relaxed(grid: list[str]) -> tuple[int, list[str]]:
-            return pair_score(grid, edges, pair_needs, weights)
-    else:
-        needs = {w: window_needs(w, args.window) for w in weights}
-        walks = board_walks(question.board.neighbours, args.window)
-
-        def relaxed(grid: list[str]) -> tuple[int, list[str]]:
-            return window_score(grid, walks, needs, weights)
-    size = question.board.size
+    relaxed, dropped = relaxation(args, parser, question.board, weights)
     rng = random.Random(args.seed)
-    grid = list(args.start) if args.start else [rng.choice(ALPHABET) for _ in range(size)]
-    current, _ = relaxed(grid)
-    best, best_grid = current, grid[:]
-    started, cpu, steps = time.monotonic(), time.process_time(), 0
-    hot, cold = (3.0, 0.05) if args.unit else (3e6, 5e4)
-    while (elapsed := time.monotonic() - started) < args.seconds:
-        steps += 1
-        temperature = hot * (cold / hot) ** (elapsed / args.seconds)
-        trial = grid[:]
-        if rng.random() < 0.5:
-            trial[rng.randrange(size)] = rng.choice(ALPHABET)
-        else:
-            i, j = rng.randrange(size), rng.randrange(size)
-            trial[i], trial[j] = trial[j], trial[i]
-        score, _ = relaxed(trial)
-        if score >= current or rng.random() < math.exp((score - current) / temperature):
-            grid, current = trial, score
-            if score > best:
-                best, best_grid = score, trial[:]
-    score, found = relaxed(best_grid)
+    grid = list(args.start) if args.start else [rng.choice(ALPHABET) for _ in range(question.board.size)]
+    started, cpu = time.monotonic(), time.process_time()
+    # a required word or award lost costs more than any word gained
+    best_grid, steps = anneal(relaxed, grid, args.seconds, rng, args.unit, 2 * max(weights.values()))
+    if best_grid is None:
+        print(f"# {steps:,} steps: no grid counted every required word and earned every award asked")
+        return 1
+    score, found, _ = relaxed(best_grid)
     print(f"# {steps:,} steps, {time.monotonic() - started:.0f} s wall, {time.process_time() - cpu:.0f} s CPU")
     grid_text = "".join(best_grid)
     kind = "pair score" if args.window == 2 else f"{args.window}-window score"
     print(f"best {kind} {score:,} ({len(found)} words): {grid_text}; the finder scores it "
           f"{score_grid(grid_text).total:,} ({len(score_grid(grid_text).found)} words)")
     print("lacks:", ", ".join(sorted(set(weights) - set(found))))
+    if dropped:
+        print("dropped:", ", ".join(sorted(dropped)))
     return 0
 
 

@@ -1,0 +1,83 @@
+"""``tools/pair_relaxation_search.py`` and ``tools/board_pairs.py`` with required and dropped
+words: a board or grid they report counts every required word under its own relaxed rule, a
+required word that cannot fit makes them say so, and a word not in the list is one error line.
+
+MASSACHUSETTS needs at least seven distinct letters on the board (eight, one of which may be
+altered), so no 2x2 board counts it under any relaxation: an answer known by hand.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from exactgrid.question import build_question
+
+TOOLS = Path(__file__).resolve().parents[1] / "tools"
+
+
+def _tool(name: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(TOOLS / f"{name}.py"), *args],
+                          capture_output=True, text=True, timeout=120)
+
+
+def _relaxation():
+    spec = importlib.util.spec_from_file_location("pair_relaxation_search", TOOLS / "pair_relaxation_search.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _pair_counted(letters: str, shape: str, word: str) -> bool:
+    relax = _relaxation()
+    board = build_question(optional=["all"], shape=shape, allow_empty=True).board
+    _, found = relax.pair_score(list(letters), list(board.edges), {word: relax.spellings(word)}, {word: 1})
+    return found == [word]
+
+
+def test_the_search_keeps_a_required_word_and_scores_a_dropped_one_nothing():
+    done = _tool("pair_relaxation_search", "--shape", "3x3", "--seconds", "1", "--seed", "4",
+                 "--require", "OHIO", "--drop", "IOWA")
+    assert done.returncode == 0, done.stderr
+    grid = re.search(r"\): ([A-Z]{9});", done.stdout).group(1)
+    assert _pair_counted(grid, "3x3", "OHIO")
+    assert "OHIO" not in done.stdout.split("lacks:")[1].splitlines()[0]
+    assert done.stdout.splitlines()[-1] == "dropped: IOWA"
+    assert "IOWA" in done.stdout.split("lacks:")[1].splitlines()[0]
+
+
+def test_the_search_says_when_no_grid_counts_the_required_words():
+    for asked in (("--require", "MASSACHUSETTS"), ("--awards", "M8")):
+        done = _tool("pair_relaxation_search", "--shape", "2x2", "--seconds", "0.5", *asked)
+        assert done.returncode == 1
+        assert "no grid counted every required word and earned every award asked" in done.stdout
+
+
+def test_a_forbidden_state_of_an_award_is_dropped():
+    done = _tool("pair_relaxation_search", "--shape", "3x3", "--seconds", "0",
+                 "--awards", "NOCAL", "--start", "CALNIFROX")  # CALIFORNIA exactly
+    assert done.returncode == 0, done.stderr
+    assert "CALIFORNIA" in done.stdout.split("lacks:")[1].splitlines()[0]
+    assert done.stdout.splitlines()[-1] == "dropped: CALIFORNIA"
+
+
+def test_the_board_model_requires_and_refutes():
+    found = _tool("board_pairs", "--shape", "3x3", "--threshold", "1", "--backend", "cadical",
+                  "--require", "OHIO", "--drop", "TEXAS", "--seconds", "60")
+    assert found.returncode == 0, found.stdout + found.stderr
+    board = re.search(r"a board in [0-9.]+ s: ([A-Z_]{9})", found.stdout).group(1)
+    assert _pair_counted(board, "3x3", "OHIO")
+    refuted = _tool("board_pairs", "--shape", "2x2", "--threshold", "0", "--backend", "cadical",
+                    "--require", "MASSACHUSETTS", "--seconds", "60")
+    assert refuted.returncode == 1, refuted.stdout + refuted.stderr
+    assert "no board has pair score" in refuted.stdout
+
+
+def test_a_word_not_in_the_list_is_one_error_line():
+    for name, extra in (("pair_relaxation_search", ()), ("board_pairs", ("--threshold", "1"))):
+        done = _tool(name, "--shape", "2x2", *extra, "--require", "ATLANTIS")
+        assert done.returncode == 2
+        assert done.stderr.strip().splitlines()[-1].endswith("not words of the list: ATLANTIS")
