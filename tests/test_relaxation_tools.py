@@ -81,6 +81,9 @@ def test_a_word_not_in_the_list_is_one_error_line():
         done = _tool(name, "--shape", "2x2", *extra, "--require", "ATLANTIS")
         assert done.returncode == 2
         assert done.stderr.strip().splitlines()[-1].endswith("not words of the list: ATLANTIS")
+    done = _tool("pair_relaxation_search", "--shape", "2x2", "--unit", "--awards", "200M")
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines()[-1].endswith("an award for a score cannot be judged on it")
 
 
 def _board_pairs():

@@ -19,7 +19,7 @@ finder's score), "no board" (the backend's UNSAT, not certified), or UNKNOWN at 
 
 ``--unit`` weighs every word 1, so the threshold counts words (a grid scoring 320 million holds
 at least 40 states). ``--require WORD...`` makes the board count those words; ``--drop
-WORD...`` counts a word for nothing (a relaxation cannot forbid a word, only leave it out).
+WORD...`` never counts a word (a relaxation cannot forbid a word, only leave it out).
 
 Measured (docs/benchmarks.md, Prove): on 5x5 neither kissat nor CaDiCaL settles it at 320 or
 328 million in 5-10 minutes (with or without ``--triples``), nor 40 words with ``--unit
@@ -153,7 +153,7 @@ def main() -> int:
     parser.add_argument("--require", nargs="+", default=[], metavar="WORD",
                         help="words the board must count (unit clauses on their found variables)")
     parser.add_argument("--drop", nargs="+", default=[], metavar="WORD",
-                        help="words that score nothing (a relaxation cannot forbid a word, only not count it)")
+                        help="words never counted (a relaxation cannot forbid a word, only leave it out)")
     args = parser.parse_args()
     question = build_question(optional=["all"], shape=args.shape, allow_empty=True)
     weights = question.scoring_weights()

@@ -139,6 +139,8 @@ def relaxation(args: argparse.Namespace, parser: argparse.ArgumentParser,
         checklist = default_checklist().select(args.awards) if args.awards else None
     except ChecklistError as err:
         parser.error(str(err))
+    if checklist is not None and args.unit and any(item.kind == "min_score" for item in checklist.items):
+        parser.error("--unit counts words, so an award for a score cannot be judged on it")
     dropped = set(args.drop)
     if checklist is not None:
         dropped.update(s for item in checklist.items if item.kind == "forbidden" for s in item.states)
