@@ -379,6 +379,15 @@ class Board:
             cells[perm[cell]] = letter
         return "".join(cells)
 
+    def canonical(self, letters: str) -> str:
+        """The least of ``letters``' images under :attr:`symmetries` (row-major strings): one
+        representative for grids that are the same up to turning and mirroring.
+
+        >>> Board(2, 2).canonical("dcba")
+        'abcd'
+        """
+        return min(self.image(letters, perm) for perm in self.symmetries)
+
     def is_adjacent(self, a: int, b: int) -> bool:
         """Whether one move takes cell ``a`` to cell ``b``."""
         return b in self.neighbours[a]

@@ -7,10 +7,7 @@ a hand-made configuration no grid has checks that it can say no.
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -22,20 +19,11 @@ from exactgrid.grid import parse_grid
 from exactgrid.prove.counting import _Builder
 from exactgrid.question import build_question
 
+from .tools import load_tool
+
 pytest.importorskip("highspy")
 
-TOOLS = Path(__file__).resolve().parents[1] / "tools"
-
-
-def _load():
-    spec = importlib.util.spec_from_file_location("cut_families", TOOLS / "cut_families.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("cut_families", module)
-    spec.loader.exec_module(module)
-    return module
-
-
-families = _load()
+families = load_tool("cut_families")
 
 
 def _counts_and_pairs(board: Board, letters: str) -> tuple[dict[tuple[str, int], int], set[tuple[str, str]]]:

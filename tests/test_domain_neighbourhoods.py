@@ -8,12 +8,9 @@ would show here.
 
 from __future__ import annotations
 
-import importlib
 import math
 import random
-import sys
 from itertools import product
-from pathlib import Path
 
 import pytest
 
@@ -21,12 +18,11 @@ from exactgrid.grid import Grid, parse_grid
 from exactgrid.question import build_question
 from exactgrid.verify import check_grid
 
+from .tools import load_tool
+
 pytest.importorskip("pysat")
 
-TOOLS = Path(__file__).resolve().parents[1] / "tools"
-if str(TOOLS) not in sys.path:
-    sys.path.insert(0, str(TOOLS))  # the tool imports its sibling seven_awards.py
-tool = importlib.import_module("domain_neighbourhoods")
+tool = load_tool("domain_neighbourhoods")
 
 
 def _brute_force(question, domains) -> bool:

@@ -58,6 +58,15 @@ def test_symmetries(rows, cols, count):
                 assert board.is_adjacent(perm[a], perm[b])
 
 
+@pytest.mark.parametrize("rows,cols", [(5, 5), (2, 3)])
+def test_symmetric_images_share_one_canonical_grid(rows, cols):
+    board = Board(rows, cols)
+    letters = "PENNSNAVLYIAQRSTUVWXYZBCD"[:board.size]
+    images = {board.image(letters, perm) for perm in board.symmetries}
+    assert len(images) == len(board.symmetries)
+    assert {board.canonical(image) for image in images} == {min(images)}
+
+
 def test_bad_shapes():
     with pytest.raises(ShapeError):
         Board(0, 5)

@@ -8,15 +8,16 @@ altered), so no 2x2 board counts it under any relaxation: an answer known by han
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import subprocess
 import sys
-from pathlib import Path
 
+from exactgrid.backends import Status, get_backend
+from exactgrid.finder import score
+from exactgrid.grid import parse_grid
 from exactgrid.question import build_question
 
-TOOLS = Path(__file__).resolve().parents[1] / "tools"
+from .tools import TOOLS, load_tool
 
 
 def _tool(name: str, *args: str) -> subprocess.CompletedProcess[str]:
@@ -24,15 +25,8 @@ def _tool(name: str, *args: str) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, timeout=900)
 
 
-def _relaxation():
-    spec = importlib.util.spec_from_file_location("pair_relaxation_search", TOOLS / "pair_relaxation_search.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def _pair_counted(letters: str, shape: str, word: str) -> bool:
-    relax = _relaxation()
+    relax = load_tool("pair_relaxation_search")
     board = build_question(optional=["all"], shape=shape, allow_empty=True).board
     _, found = relax.pair_score(list(letters), list(board.edges), {word: relax.spellings(word)}, {word: 1})
     return found == [word]
@@ -88,35 +82,18 @@ def test_a_word_not_in_the_list_is_one_error_line():
     assert done.stderr.strip().splitlines()[-1].endswith("an award for a score cannot be judged on it")
 
 
-def _board_pairs():
-    sys.path.insert(0, str(TOOLS))
-    try:
-        spec = importlib.util.spec_from_file_location("board_pairs", TOOLS / "board_pairs.py")
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(TOOLS))
-    return module
-
-
 def test_the_board_model_counts_every_word_the_finder_finds_on_a_real_grid():
     """A relaxation: on a real grid (every cell fixed), each word the finder spells can be
     counted, triples included; a word two of whose letters the grid lacks cannot."""
-    from exactgrid.backends import Status, get_backend
-    from exactgrid.finder import score
-    from exactgrid.grid import parse_grid
-
-    tool = _board_pairs()
+    tool = load_tool("board_pairs")
     question = build_question(optional=["all"], allow_empty=True)
     weights = question.scoring_weights()
     built = tool.BoardPairs(question.board, weights, triples=True)
-    session = get_backend("cadical").open_session(built.model)
-    for letters in ("LMCHCDOISARNSPTIANETLVMWE", "HOTROMASEYLINGWFORAISUCHN", "NOTTMWESAHMSRICAINOMPDLAC"):
-        grid = parse_grid(letters)
-        cells = [built.x[c, ch if ch in built.letters else tool.OTHER] for c, ch in enumerate(letters)]
-        found = [hit.match.word for hit in score(grid, question.words).found]
-        assert len(found) >= 20
-        answer = session.solve([*cells, *(built.found[w] for w in found)])
-        assert answer.status is Status.SAT
-        lacking = next(w for w in weights if len(set(w) - set(letters)) >= 2)
-        assert session.solve([*cells, built.found[lacking]]).status is Status.UNSAT
+    with get_backend("cadical").open_session(built.model) as session:
+        for letters in ("LMCHCDOISARNSPTIANETLVMWE", "HOTROMASEYLINGWFORAISUCHN", "NOTTMWESAHMSRICAINOMPDLAC"):
+            cells = [built.x[c, ch if ch in built.letters else tool.OTHER] for c, ch in enumerate(letters)]
+            found = [hit.match.word for hit in score(parse_grid(letters), question.words).found]
+            assert len(found) >= 20
+            assert session.solve([*cells, *(built.found[w] for w in found)]).status is Status.SAT
+            lacking = next(w for w in weights if len(set(w) - set(letters)) >= 2)
+            assert session.solve([*cells, built.found[lacking]]).status is Status.UNSAT

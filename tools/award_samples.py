@@ -42,11 +42,6 @@ class Sample:
     free: tuple[int, ...]
 
 
-def canonical(board: Board, letters: str) -> str:
-    """The least of ``letters``' images under the board's symmetries."""
-    return min(board.image(letters, perm) for perm in board.symmetries)
-
-
 def required_states(awards: list[str]) -> tuple[str, ...]:
     """The states the awards' ``required`` items name."""
     items = default_checklist().select(awards).items
@@ -80,7 +75,7 @@ def sample(awards: list[str], minutes: float, seconds: float, first_seed: int) -
         solve(Question(board), awards=awards, time_limit=seconds, workers=1, seed=seed,
               schedule=Schedule(graded=True), on_improvement=found.append)
         for index, improvement in enumerate(found):
-            letters = canonical(board, improvement.grid)
+            letters = board.canonical(improvement.grid)
             if letters in seen:
                 repeats += index == 0
                 continue

@@ -32,7 +32,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from pair_relaxation_search import pair_score, spellings
+from pair_relaxation_search import add_word_options, check_words, pair_score, spellings
 
 from exactgrid.api import score
 from exactgrid.backends import Status, get_backend
@@ -150,18 +150,13 @@ def main() -> int:
     parser.add_argument("--backend", default="kissat")
     parser.add_argument("--triples", action="store_true", help="also the stretches of three letters")
     parser.add_argument("--unit", action="store_true", help="weigh every word 1: the threshold counts words")
-    parser.add_argument("--require", nargs="+", default=[], metavar="WORD",
-                        help="words the board must count (unit clauses on their found variables)")
-    parser.add_argument("--drop", nargs="+", default=[], metavar="WORD",
-                        help="words never counted (a relaxation cannot forbid a word, only leave it out)")
+    add_word_options(parser)
     args = parser.parse_args()
     question = build_question(optional=["all"], shape=args.shape, allow_empty=True)
     weights = question.scoring_weights()
     if args.unit:
         weights = dict.fromkeys(weights, 1)
-    unknown = sorted((set(args.require) | set(args.drop)) - set(weights))
-    if unknown:
-        parser.error(f"not words of the list: {', '.join(unknown)}")
+    check_words(parser, set(args.require) | set(args.drop), weights)
     weights = {w: 0 if w in args.drop else weight for w, weight in weights.items()}
     built = BoardPairs(question.board, weights, args.triples)
     words = list(weights)

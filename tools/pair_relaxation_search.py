@@ -113,6 +113,21 @@ Relaxed = Callable[[list[str]], tuple[int, list[str], int]]
 """A grid's relaxed score, the words it counts, and how many required words and awards it misses."""
 
 
+def add_word_options(parser: argparse.ArgumentParser) -> None:
+    """``--require`` and ``--drop``, as this tool and ``board_pairs.py`` read them."""
+    parser.add_argument("--require", nargs="+", default=[], metavar="WORD",
+                        help="words the grid must count (a grid lacking one is never the best)")
+    parser.add_argument("--drop", nargs="+", default=[], metavar="WORD",
+                        help="words never counted (a relaxation cannot forbid a word, only leave it out)")
+
+
+def check_words(parser: argparse.ArgumentParser, words: set[str], weights: dict[str, int]) -> None:
+    """One error line (exit 2) naming the ``words`` that are not words of the list."""
+    unknown = sorted(words - set(weights))
+    if unknown:
+        parser.error(f"not words of the list: {', '.join(unknown)}")
+
+
 def parse_args() -> tuple[argparse.ArgumentParser, argparse.Namespace]:
     """The command line."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -122,10 +137,7 @@ def parse_args() -> tuple[argparse.ArgumentParser, argparse.Namespace]:
     parser.add_argument("--start", default=None, help="a grid to start from (letters row by row)")
     parser.add_argument("--window", type=int, default=2, help="K: runs of K letters (2: the pair score)")
     parser.add_argument("--unit", action="store_true", help="weigh every word 1: the score counts words")
-    parser.add_argument("--require", nargs="+", default=[], metavar="WORD",
-                        help="words the grid must count (a grid lacking one is never the best)")
-    parser.add_argument("--drop", nargs="+", default=[], metavar="WORD",
-                        help="words never counted (a relaxation cannot forbid a word, only leave it out)")
+    add_word_options(parser)
     parser.add_argument("--awards", nargs="+", default=[], metavar="KEY",
                         help="award keys the grid must earn on the words it counts (a forbidden state is dropped)")
     return parser, parser.parse_args()
@@ -144,9 +156,7 @@ def relaxation(args: argparse.Namespace, parser: argparse.ArgumentParser,
     dropped = set(args.drop)
     if checklist is not None:
         dropped.update(s for item in checklist.items if item.kind == "forbidden" for s in item.states)
-    unknown = sorted((set(args.require) | dropped) - set(weights))
-    if unknown:
-        parser.error(f"not words of the list: {', '.join(unknown)}")
+    check_words(parser, set(args.require) | dropped, weights)
     counted = {w: 0 if w in dropped else weight for w, weight in weights.items()}
     required = frozenset(args.require)
     if args.window == 2:

@@ -294,7 +294,7 @@ def build_grid(word: str, words: str | WordList = DEFAULT_WORDS, min_length: int
                              "paths; too many grids to score them all")
         if not scoring.paths:
             raise InputError(f"the {_board_name(shape)} board has no path through all its cells for {target}")
-        scoring.grids = sorted({_canonical(_lay(target, path), shape) for path in scoring.paths})
+        scoring.grids = sorted({shape.canonical(_lay(target, path)) for path in scoring.paths})
         _score_grids(scoring, shape, trie, low, high, clock)
     except KeyboardInterrupt as exc:  # Ctrl-C or a stop signal: the best of the grids scored so far
         scoring.stopped_by = interruption(exc)
@@ -372,11 +372,6 @@ def _lay(word: str, path: tuple[int, ...]) -> str:
     for cell, letter in zip(path, word):
         cells[cell] = letter
     return "".join(cells)
-
-
-def _canonical(letters: str, board: Board) -> str:
-    """The smallest string among the grid's images under the board's symmetries."""
-    return min(board.image(letters, perm) for perm in board.symmetries)
 
 
 def _board_name(board: Board) -> str:
