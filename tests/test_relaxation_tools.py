@@ -8,6 +8,7 @@ altered), so no 2x2 board counts it under any relaxation: an answer known by han
 
 from __future__ import annotations
 
+import random
 import re
 import subprocess
 import sys
@@ -97,3 +98,20 @@ def test_the_board_model_counts_every_word_the_finder_finds_on_a_real_grid():
             assert session.solve([*cells, *(built.found[w] for w in found)]).status is Status.SAT
             lacking = next(w for w in weights if len(set(w) - set(letters)) >= 2)
             assert session.solve([*cells, built.found[lacking]]).status is Status.UNSAT
+
+
+def test_the_compiled_window_score_is_the_python_one():
+    relax = load_tool("pair_relaxation_search")
+    question = build_question(optional=["all"], shape="4x4", allow_empty=True)
+    board, weights = question.board, question.scoring_weights()
+    rng = random.Random(5)
+    grids = [list("OHIOWAUTAHIDAHOX"), list("TEXASOMAINEUTAHI")]
+    grids += [[rng.choice("AEIOUNSTRLHMCD") for _ in range(16)] for _ in range(60)]
+    for k in (3, 4):
+        needs = {w: relax.window_needs(w, k) for w in weights}
+        walks = relax.board_walks(board.neighbours, k)
+        compiled = relax.compiled_window_score(board.neighbours, k, needs, weights)
+        for grid in grids:
+            expected, found = relax.window_score(grid, walks, needs, weights)
+            assert compiled(grid) == (expected, [w for w in weights if w in found])
+        assert compiled(grids[0])[0] > 0  # OHIO and IDAHO at least: the comparison is not of zeros

@@ -109,6 +109,72 @@ def window_score(grid: list[str], walks: list[tuple[int, ...]], needs: dict[str,
     return sum(weights[w] for w in found), found
 
 
+def compiled_window_score(neighbours: list[tuple[int, ...]] | tuple[tuple[int, ...], ...], k: int,
+                          needs: dict[str, list[frozenset[str]]],
+                          weights: dict[str, int]) -> Callable[[list[str]], tuple[int, list[str]]]:
+    """:func:`window_score` compiled with numba for the board with these neighbour lists: the
+    same score and the same words in the list's order, far faster (docs/benchmarks.md, Prove):
+    each string of at most K letters is a number, the strings the walks spell are marked in an
+    array, and each need is one look-up. ImportError without numba."""
+    import numpy as np
+    from numba import njit
+
+    walks = board_walks(neighbours, k)
+    cells = np.full((len(walks), k), -1, dtype=np.int64)
+    for i, walk in enumerate(walks):
+        cells[i, :len(walk)] = walk
+    words = list(needs)
+    forms = [form for w in words for form in needs[w]]
+    codes = np.array([_code(s) for form in forms for s in sorted(form)], dtype=np.int64)
+    form_start = np.cumsum([0] + [len(form) for form in forms]).astype(np.int64)
+    word_start = np.cumsum([0] + [len(needs[w]) for w in words]).astype(np.int64)
+    spelled = np.zeros(27 ** k, dtype=np.uint8)
+    kernel = njit(cache=False)(_window_kernel)
+
+    def counts(grid: list[str]) -> tuple[int, list[str]]:
+        letters = np.array([ord(ch) - 64 for ch in grid], dtype=np.int64)
+        mask = kernel(letters, cells, codes, form_start, word_start, spelled)
+        found = [w for w, hit in zip(words, mask, strict=True) if hit]
+        return sum(weights[w] for w in found), found
+
+    return counts
+
+
+def _code(text: str) -> int:
+    """A string of letters as a number, base 27 with digits 1-26: distinct for distinct strings."""
+    return sum((ord(ch) - 64) * 27 ** i for i, ch in enumerate(text))
+
+
+def _window_kernel(letters, cells, codes, form_start, word_start, spelled):  # noqa: ANN001, ANN202
+    """Mark the code of every walk's string in ``spelled``, read each word's forms, unmark;
+    the found mask (compiled by :func:`compiled_window_score`)."""
+    marked = []
+    for i in range(cells.shape[0]):
+        code, scale = 0, 1
+        for j in range(cells.shape[1]):
+            if cells[i, j] < 0:
+                break
+            code += letters[cells[i, j]] * scale
+            scale *= 27
+        if spelled[code] == 0:
+            spelled[code] = 1
+            marked.append(code)
+    found = [False] * (word_start.shape[0] - 1)
+    for w in range(word_start.shape[0] - 1):
+        for f in range(word_start[w], word_start[w + 1]):
+            held = True
+            for n in range(form_start[f], form_start[f + 1]):
+                if spelled[codes[n]] == 0:
+                    held = False
+                    break
+            if held:
+                found[w] = True
+                break
+    for code in marked:
+        spelled[code] = 0
+    return found
+
+
 Relaxed = Callable[[list[str]], tuple[int, list[str], int]]
 """A grid's relaxed score, the words it counts, and how many required words and awards it misses."""
 
@@ -166,10 +232,13 @@ def relaxation(args: argparse.Namespace, parser: argparse.ArgumentParser,
             return pair_score(grid, edges, pair_needs, counted)
     else:
         needs = {w: window_needs(w, args.window) for w in weights}
-        walks = board_walks(board.neighbours, args.window)
+        try:
+            counts = compiled_window_score(board.neighbours, args.window, needs, counted)
+        except ImportError:  # no numba (the solve extra): the same score, in Python
+            walks = board_walks(board.neighbours, args.window)
 
-        def counts(grid: list[str]) -> tuple[int, list[str]]:
-            return window_score(grid, walks, needs, counted)
+            def counts(grid: list[str]) -> tuple[int, list[str]]:
+                return window_score(grid, walks, needs, counted)
 
     def relaxed(grid: list[str]) -> tuple[int, list[str], int]:
         score, found = counts(grid)
