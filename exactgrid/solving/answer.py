@@ -26,9 +26,11 @@ from .kernel import require_numba
 from .problem import SearchProblem, SolveError, counts_every_word
 from .search import PROPOSAL_BUDGET, Improvement, Schedule, SearchStats, search
 
-COMPILE_NOTICE = ("compiling the search kernel for this machine (once after an install: seconds to a minute, "
-                  "counted in --time-limit; a run that ends first leaves it uncompiled)")
-"""What ``on_progress`` hears (kind ``compiling``) when the search kernel is compiled first."""
+COMPILE_NOTICE = ("getting the search kernel ready: compiling it for this machine (once after an install: seconds "
+                  "to a minute, counted in --time-limit; a run that ends first leaves it uncompiled) or, on a "
+                  "busy machine, loading it from numba's cache")
+"""What ``on_progress`` hears (kind ``compiling``) when getting the search kernel ready takes over
+a second: numba compiling it, or a loaded machine reading it from numba's cache."""
 
 
 @dataclass

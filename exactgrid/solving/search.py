@@ -125,7 +125,7 @@ PROPOSAL_BUDGET = "proposal budget"
 NOT_BEGUN_DETAIL = "stopped before the search began: the time limit came first"
 COMPILE_NOTICE_SECONDS = 1.0
 """Getting the kernel ready longer than this means numba is compiling it (a cache load takes a
-fraction of it): ``on_compile`` is then called once."""
+fraction of it, unless other work loads the machine): ``on_compile`` is then called once."""
 
 
 def _start_workers(problem: SearchProblem, schedule: Schedule, seed: int, start_codes: np.ndarray | None,
