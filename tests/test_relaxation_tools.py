@@ -8,6 +8,7 @@ altered), so no 2x2 board counts it under any relaxation: an answer known by han
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 import subprocess
@@ -107,11 +108,38 @@ def test_the_compiled_window_score_is_the_python_one():
     rng = random.Random(5)
     grids = [list("OHIOWAUTAHIDAHOX"), list("TEXASOMAINEUTAHI")]
     grids += [[rng.choice("AEIOUNSTRLHMCD") for _ in range(16)] for _ in range(60)]
-    for k in (3, 4):
-        needs = {w: relax.window_needs(w, k) for w in weights}
+    for k, across in itertools.product((3, 4), (False, True)):
+        needs = {w: relax.window_needs(w, k, across) for w in weights}
         walks = relax.board_walks(board.neighbours, k)
         compiled = relax.compiled_window_score(board.neighbours, k, needs, weights)
         for grid in grids:
             expected, found = relax.window_score(grid, walks, needs, weights)
             assert compiled(grid) == (expected, [w for w in weights if w in found])
         assert compiled(grids[0])[0] > 0  # OHIO and IDAHO at least: the comparison is not of zeros
+
+
+def test_windows_across_the_altered_letter_as_long_as_the_word_are_the_finder():
+    """With the runs crossing the altered position, a run as long as the word asks exactly what
+    the finder asks; without crossing, the two sides of the altered letter need not meet."""
+    relax = load_tool("pair_relaxation_search")
+    question = build_question(optional=["all"], shape="3x3", allow_empty=True)
+    short = [w for w in question.scoring_weights() if len(w) <= 5]  # OHIO IOWA UTAH IDAHO MAINE TEXAS
+    weights = dict.fromkeys(short, 1)
+    needs = {w: relax.window_needs(w, 5, across=True) for w in short}
+    counts = relax.compiled_window_score(question.board.neighbours, 5, needs, weights)
+    rng = random.Random(8)
+    grids = [[rng.choice("OHIWAUTDMNEXS") for _ in range(9)] for _ in range(300)]
+    hits = 0
+    for grid in grids:
+        found = {hit.match.word for hit in score(parse_grid("".join(grid)), question.words).found}
+        assert counts(grid)[1] == [w for w in short if w in found]
+        hits += len(found & set(short))
+    assert hits >= 100
+    # U-T-?-H on 4x4: UTAH's A altered, but no cell lies beside both the T and the H
+    apart = list("UTQQQQQQQQQQQQQH")
+    board = build_question(optional=["all"], shape="4x4", allow_empty=True).board
+    assert "UTAH" not in {hit.match.word for hit in score(parse_grid("UTQQ/QQQQ/QQQQ/QQQH"), question.words).found}
+    for k, across, counted in ((2, False, True), (3, False, True), (3, True, False), (4, True, False)):
+        _, found = relax.window_score(apart, relax.board_walks(board.neighbours, k),
+                                      {"UTAH": relax.window_needs("UTAH", k, across)}, {"UTAH": 1})
+        assert (found == ["UTAH"]) is counted  # T-?-H is the run of three that needs the link

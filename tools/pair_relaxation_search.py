@@ -16,7 +16,10 @@ pair score lies between the best grid and any bound by pairs. Simulated annealin
 or one position altered) has every run of K consecutive letters on either side of the altered
 position spelled by a walk on the board (a side shorter than K: the whole side). K = 2 is the
 pair score; K = 3 asks what letter triples ask; a K as long as the longest word is the
-finder's own score without the altered letter's link. ``--unit`` weighs every word 1, so the
+finder's own score without the altered letter's link. With ``--across`` the runs also cross
+the altered position, which any letter spells (a walk spelling the word passes through some
+cell there), so the link is kept: a K as long as the longest word is then the finder's own
+score, and every K asks more than without it. ``--unit`` weighs every word 1, so the
 score counts words: the best K-window count is a floor under any bound on the number of words
 built from K-letter stretches.
 
@@ -73,13 +76,22 @@ def pair_score(grid: list[str], edges: list[tuple[int, int]],
     return sum(weights[w] for w in found), found
 
 
-def window_needs(word: str, k: int) -> list[frozenset[str]]:
+WILD = "?"
+"""The altered position in a window that runs across it: any letter spells it."""
+
+
+def window_needs(word: str, k: int, across: bool = False) -> list[frozenset[str]]:
     """For each spelling of ``word`` (exact, or one position altered), the strings of at most
     ``k`` letters a walk must spell for it under the K-window score; spellings that ask a
-    superset of another's are dropped."""
+    superset of another's are dropped. ``across``: the windows run across the altered position
+    too, as :data:`WILD` (a walk spelling the word passes through some cell there), rather than
+    stopping on either side of it."""
     forms = set()
     for altered in [None, *range(len(word))]:
-        sides = [word] if altered is None else [word[:altered], word[altered + 1:]]
+        if across:
+            sides = [word if altered is None else word[:altered] + WILD + word[altered + 1:]]
+        else:
+            sides = [word] if altered is None else [word[:altered], word[altered + 1:]]
         need: set[str] = set()
         for side in filter(None, sides):
             if len(side) <= k:
@@ -105,6 +117,7 @@ def window_score(grid: list[str], walks: list[tuple[int, ...]], needs: dict[str,
     """The grid's K-window score (``needs`` from :func:`window_needs`, ``walks`` from
     :func:`board_walks`, the same K) and the words it counts."""
     spelled = {"".join(grid[c] for c in walk) for walk in walks}
+    spelled |= {text[:i] + WILD + text[i + 1:] for text in spelled for i in range(len(text))}
     found = [w for w, forms in needs.items() if any(form <= spelled for form in forms)]
     return sum(weights[w] for w in found), found
 
@@ -119,6 +132,8 @@ def compiled_window_score(neighbours: list[tuple[int, ...]] | tuple[tuple[int, .
     import numpy as np
     from numba import njit
 
+    if BASE ** k > 10**8:
+        raise ImportError(f"windows of {k} letters are too long to compile as one array")
     walks = board_walks(neighbours, k)
     cells = np.full((len(walks), k), -1, dtype=np.int64)
     for i, walk in enumerate(walks):
@@ -128,37 +143,52 @@ def compiled_window_score(neighbours: list[tuple[int, ...]] | tuple[tuple[int, .
     codes = np.array([_code(s) for form in forms for s in sorted(form)], dtype=np.int64)
     form_start = np.cumsum([0] + [len(form) for form in forms]).astype(np.int64)
     word_start = np.cumsum([0] + [len(needs[w]) for w in words]).astype(np.int64)
-    spelled = np.zeros(27 ** k, dtype=np.uint8)
+    spelled = np.zeros(BASE ** k, dtype=np.uint8)
+    across = any(WILD in text for form in forms for text in form)
     kernel = njit(cache=False)(_window_kernel)
 
     def counts(grid: list[str]) -> tuple[int, list[str]]:
         letters = np.array([ord(ch) - 64 for ch in grid], dtype=np.int64)
-        mask = kernel(letters, cells, codes, form_start, word_start, spelled)
+        mask = kernel(letters, cells, codes, form_start, word_start, spelled, across)
         found = [w for w, hit in zip(words, mask, strict=True) if hit]
         return sum(weights[w] for w in found), found
 
     return counts
 
 
+BASE = 28
+"""Digits of a window's number: 1-26 the letters, 27 :data:`WILD`, none past its end."""
+
+
 def _code(text: str) -> int:
-    """A string of letters as a number, base 27 with digits 1-26: distinct for distinct strings."""
-    return sum((ord(ch) - 64) * 27 ** i for i, ch in enumerate(text))
+    """A string of letters (and :data:`WILD`) as a number in :data:`BASE`: distinct for distinct strings."""
+    return sum((BASE - 1 if ch == WILD else ord(ch) - 64) * BASE ** i for i, ch in enumerate(text))
 
 
-def _window_kernel(letters, cells, codes, form_start, word_start, spelled):  # noqa: ANN001, ANN202
-    """Mark the code of every walk's string in ``spelled``, read each word's forms, unmark;
-    the found mask (compiled by :func:`compiled_window_score`)."""
+def _window_kernel(letters, cells, codes, form_start, word_start, spelled, across):  # noqa: ANN001, ANN202, C901
+    """Mark the code of every walk's string in ``spelled`` (with ``across``, also each with one
+    letter made wild), read each word's forms, unmark; the found mask (compiled by
+    :func:`compiled_window_score`)."""
     marked = []
     for i in range(cells.shape[0]):
-        code, scale = 0, 1
+        code, scale, length = 0, 1, 0
         for j in range(cells.shape[1]):
             if cells[i, j] < 0:
                 break
             code += letters[cells[i, j]] * scale
-            scale *= 27
+            scale *= 28
+            length += 1
         if spelled[code] == 0:
             spelled[code] = 1
             marked.append(code)
+        if across:
+            scale = 1
+            for j in range(length):
+                wild = code + (27 - letters[cells[i, j]]) * scale
+                scale *= 28
+                if spelled[wild] == 0:
+                    spelled[wild] = 1
+                    marked.append(wild)
     found = [False] * (word_start.shape[0] - 1)
     for w in range(word_start.shape[0] - 1):
         for f in range(word_start[w], word_start[w + 1]):
@@ -202,6 +232,8 @@ def parse_args() -> tuple[argparse.ArgumentParser, argparse.Namespace]:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--start", default=None, help="a grid to start from (letters row by row)")
     parser.add_argument("--window", type=int, default=2, help="K: runs of K letters (2: the pair score)")
+    parser.add_argument("--across", action="store_true",
+                        help="the runs also cross the altered position, which any letter spells")
     parser.add_argument("--unit", action="store_true", help="weigh every word 1: the score counts words")
     add_word_options(parser)
     parser.add_argument("--awards", nargs="+", default=[], metavar="KEY",
@@ -225,13 +257,13 @@ def relaxation(args: argparse.Namespace, parser: argparse.ArgumentParser,
     check_words(parser, set(args.require) | dropped, weights)
     counted = {w: 0 if w in dropped else weight for w, weight in weights.items()}
     required = frozenset(args.require)
-    if args.window == 2:
+    if args.window == 2 and not args.across:
         pair_needs, edges = {w: spellings(w) for w in weights}, list(board.edges)
 
         def counts(grid: list[str]) -> tuple[int, list[str]]:
             return pair_score(grid, edges, pair_needs, counted)
     else:
-        needs = {w: window_needs(w, args.window) for w in weights}
+        needs = {w: window_needs(w, args.window, args.across) for w in weights}
         try:
             counts = compiled_window_score(board.neighbours, args.window, needs, counted)
         except ImportError:  # no numba (the solve extra): the same score, in Python
@@ -298,7 +330,8 @@ def main() -> int:
     score, found, _ = relaxed(best_grid)
     print(f"# {steps:,} steps, {time.monotonic() - started:.0f} s wall, {time.process_time() - cpu:.0f} s CPU")
     grid_text = "".join(best_grid)
-    kind = "pair score" if args.window == 2 else f"{args.window}-window score"
+    kind = "pair score" if args.window == 2 and not args.across else f"{args.window}-window score"
+    kind += " across the altered letter" if args.across else ""
     print(f"best {kind} {score:,} ({len(found)} words): {grid_text}; the finder scores it "
           f"{score_grid(grid_text).total:,} ({len(score_grid(grid_text).found)} words)")
     print("lacks:", ", ".join(sorted(set(weights) - set(found))))
