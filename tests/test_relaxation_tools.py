@@ -82,6 +82,10 @@ def test_a_word_not_in_the_list_is_one_error_line():
     done = _tool("pair_relaxation_search", "--shape", "2x2", "--unit", "--awards", "200M")
     assert done.returncode == 2
     assert done.stderr.strip().splitlines()[-1].endswith("an award for a score cannot be judged on it")
+    for start in ("OHIOX", "ohio", "OH_O"):
+        done = _tool("pair_relaxation_search", "--shape", "2x2", "--window", "3", "--start", start)
+        assert done.returncode == 2
+        assert done.stderr.strip().splitlines()[-1].endswith("--start: 4 capital letters, row by row")
 
 
 def test_the_board_model_counts_every_word_the_finder_finds_on_a_real_grid():

@@ -122,18 +122,25 @@ def window_score(grid: list[str], walks: list[tuple[int, ...]], needs: dict[str,
     return sum(weights[w] for w in found), found
 
 
+BASE = 28
+"""Digits of a window's number: 1-26 the letters, 27 :data:`WILD`, none past its end."""
+LARGEST_ARRAY = 10**8
+"""The most windows' numbers :func:`compiled_window_score` marks in one array (K = 5 on 28 digits)."""
+
+
 def compiled_window_score(neighbours: list[tuple[int, ...]] | tuple[tuple[int, ...], ...], k: int,
                           needs: dict[str, list[frozenset[str]]],
                           weights: dict[str, int]) -> Callable[[list[str]], tuple[int, list[str]]]:
     """:func:`window_score` compiled with numba for the board with these neighbour lists: the
     same score and the same words in the list's order, far faster (docs/benchmarks.md, Prove):
     each string of at most K letters is a number, the strings the walks spell are marked in an
-    array, and each need is one look-up. ImportError without numba."""
+    array, and each need is one look-up. ImportError without numba; ValueError for a K whose
+    numbers would not fit :data:`LARGEST_ARRAY`."""
+    if BASE ** k > LARGEST_ARRAY:
+        raise ValueError(f"runs of {k} letters are too long to compile as one array")
     import numpy as np
     from numba import njit
 
-    if BASE ** k > 10**8:
-        raise ImportError(f"windows of {k} letters are too long to compile as one array")
     walks = board_walks(neighbours, k)
     cells = np.full((len(walks), k), -1, dtype=np.int64)
     for i, walk in enumerate(walks):
@@ -156,10 +163,6 @@ def compiled_window_score(neighbours: list[tuple[int, ...]] | tuple[tuple[int, .
     return counts
 
 
-BASE = 28
-"""Digits of a window's number: 1-26 the letters, 27 :data:`WILD`, none past its end."""
-
-
 def _code(text: str) -> int:
     """A string of letters (and :data:`WILD`) as a number in :data:`BASE`: distinct for distinct strings."""
     return sum((BASE - 1 if ch == WILD else ord(ch) - 64) * BASE ** i for i, ch in enumerate(text))
@@ -176,7 +179,7 @@ def _window_kernel(letters, cells, codes, form_start, word_start, spelled, acros
             if cells[i, j] < 0:
                 break
             code += letters[cells[i, j]] * scale
-            scale *= 28
+            scale *= BASE
             length += 1
         if spelled[code] == 0:
             spelled[code] = 1
@@ -184,8 +187,8 @@ def _window_kernel(letters, cells, codes, form_start, word_start, spelled, acros
         if across:
             scale = 1
             for j in range(length):
-                wild = code + (27 - letters[cells[i, j]]) * scale
-                scale *= 28
+                wild = code + (BASE - 1 - letters[cells[i, j]]) * scale
+                scale *= BASE
                 if spelled[wild] == 0:
                     spelled[wild] = 1
                     marked.append(wild)
@@ -266,7 +269,7 @@ def relaxation(args: argparse.Namespace, parser: argparse.ArgumentParser,
         needs = {w: window_needs(w, args.window, args.across) for w in weights}
         try:
             counts = compiled_window_score(board.neighbours, args.window, needs, counted)
-        except ImportError:  # no numba (the solve extra): the same score, in Python
+        except (ImportError, ValueError):  # no numba (the solve extra), or K too long: the same score, in Python
             walks = board_walks(board.neighbours, args.window)
 
             def counts(grid: list[str]) -> tuple[int, list[str]]:
@@ -320,6 +323,9 @@ def main() -> int:
         weights = dict.fromkeys(weights, 1)
     relaxed, dropped = relaxation(args, parser, question.board, weights)
     rng = random.Random(args.seed)
+    if args.start is not None and not (len(args.start) == question.board.size and args.start.isascii()
+                                       and args.start.isalpha() and args.start.isupper()):
+        parser.error(f"--start: {question.board.size} capital letters, row by row")
     grid = list(args.start) if args.start else [rng.choice(ALPHABET) for _ in range(question.board.size)]
     started, cpu = time.monotonic(), time.process_time()
     # a required word or award lost costs more than any word gained
