@@ -113,13 +113,34 @@ def board_walks(neighbours: list[tuple[int, ...]] | tuple[tuple[int, ...], ...],
 
 
 def window_score(grid: list[str], walks: list[tuple[int, ...]], needs: dict[str, list[frozenset[str]]],
-                 weights: dict[str, int]) -> tuple[int, list[str]]:
+                 weights: dict[str, int], across: bool = False) -> tuple[int, list[str]]:
     """The grid's K-window score (``needs`` from :func:`window_needs`, ``walks`` from
-    :func:`board_walks`, the same K) and the words it counts."""
+    :func:`board_walks`, the same K and ``across``) and the words it counts, in ``needs``' order."""
     spelled = {"".join(grid[c] for c in walk) for walk in walks}
-    spelled |= {text[:i] + WILD + text[i + 1:] for text in spelled for i in range(len(text))}
+    if across:
+        spelled |= {text[:i] + WILD + text[i + 1:] for text in spelled for i in range(len(text))}
     found = [w for w, forms in needs.items() if any(form <= spelled for form in forms)]
     return sum(weights[w] for w in found), found
+
+
+Counts = Callable[[list[str]], tuple[int, list[str]]]
+"""A grid's relaxed score and the words it counts."""
+
+
+def _runs_across(needs: dict[str, list[frozenset[str]]]) -> bool:
+    """Whether ``needs`` (from :func:`window_needs`) were made with ``across``."""
+    return any(WILD in text for forms in needs.values() for form in forms for text in form)
+
+
+def window_counter(neighbours: list[tuple[int, ...]] | tuple[tuple[int, ...], ...], k: int,
+                   needs: dict[str, list[frozenset[str]]], weights: dict[str, int]) -> Counts:
+    """:func:`window_score` on the board with these neighbour lists, compiled with numba when
+    it can be (:func:`compiled_window_score`), else in Python: the same score and words."""
+    try:
+        return compiled_window_score(neighbours, k, needs, weights)
+    except (ImportError, ValueError):  # no numba (the solve extra), or K too long for one array
+        walks, across = board_walks(neighbours, k), _runs_across(needs)
+        return lambda grid: window_score(grid, walks, needs, weights, across)
 
 
 BASE = 28
@@ -130,7 +151,7 @@ LARGEST_ARRAY = 10**8
 
 def compiled_window_score(neighbours: list[tuple[int, ...]] | tuple[tuple[int, ...], ...], k: int,
                           needs: dict[str, list[frozenset[str]]],
-                          weights: dict[str, int]) -> Callable[[list[str]], tuple[int, list[str]]]:
+                          weights: dict[str, int]) -> Counts:
     """:func:`window_score` compiled with numba for the board with these neighbour lists: the
     same score and the same words in the list's order, far faster (docs/benchmarks.md, Prove):
     each string of at most K letters is a number, the strings the walks spell are marked in an
@@ -151,7 +172,7 @@ def compiled_window_score(neighbours: list[tuple[int, ...]] | tuple[tuple[int, .
     form_start = np.cumsum([0] + [len(form) for form in forms]).astype(np.int64)
     word_start = np.cumsum([0] + [len(needs[w]) for w in words]).astype(np.int64)
     spelled = np.zeros(BASE ** k, dtype=np.uint8)
-    across = any(WILD in text for form in forms for text in form)
+    across = _runs_across(needs)
     kernel = njit(cache=False)(_window_kernel)
 
     def counts(grid: list[str]) -> tuple[int, list[str]]:
@@ -267,13 +288,7 @@ def relaxation(args: argparse.Namespace, parser: argparse.ArgumentParser,
             return pair_score(grid, edges, pair_needs, counted)
     else:
         needs = {w: window_needs(w, args.window, args.across) for w in weights}
-        try:
-            counts = compiled_window_score(board.neighbours, args.window, needs, counted)
-        except (ImportError, ValueError):  # no numba (the solve extra), or K too long: the same score, in Python
-            walks = board_walks(board.neighbours, args.window)
-
-            def counts(grid: list[str]) -> tuple[int, list[str]]:
-                return window_score(grid, walks, needs, counted)
+        counts = window_counter(board.neighbours, args.window, needs, counted)
 
     def relaxed(grid: list[str]) -> tuple[int, list[str], int]:
         score, found = counts(grid)
@@ -321,11 +336,11 @@ def main() -> int:
     weights = question.scoring_weights()
     if args.unit:
         weights = dict.fromkeys(weights, 1)
-    relaxed, dropped = relaxation(args, parser, question.board, weights)
-    rng = random.Random(args.seed)
     if args.start is not None and not (len(args.start) == question.board.size and args.start.isascii()
                                        and args.start.isalpha() and args.start.isupper()):
         parser.error(f"--start: {question.board.size} capital letters, row by row")
+    relaxed, dropped = relaxation(args, parser, question.board, weights)
+    rng = random.Random(args.seed)
     grid = list(args.start) if args.start else [rng.choice(ALPHABET) for _ in range(question.board.size)]
     started, cpu = time.monotonic(), time.process_time()
     # a required word or award lost costs more than any word gained
