@@ -46,7 +46,7 @@ from __future__ import annotations
 import itertools
 import string
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .grid import Grid
@@ -535,23 +535,34 @@ class _Encoder:
 
     def symmetry_breaking(self) -> None:
         """Lex-leader: the grid is lexicographically least among its symmetric images."""
-        model = self.model
-        bits = [(cell, ch) for cell in range(self.board.size) for ch in self.alphabet]
-        for perm in self.board.symmetries[1:]:
-            self.tick()
-            equal = TRUE
-            for cell, ch in bits:
-                if perm[cell] == cell:
-                    continue
-                a = self.letter_vars[cell][ch]
-                b = self.letter_vars[perm[cell]][ch]
-                prefix = [] if equal == TRUE else [-equal]
-                # while equal so far, a <= b: not (a and not b)
-                model.add_clause([*prefix, -a, b])
-                nxt = model.new_var("")
-                model.add_clause([*prefix, -a, -b, nxt])
-                model.add_clause([*prefix, a, b, nxt])
-                equal = nxt
+        add_lex_leader(self.model, self.letter_vars, self.board.symmetries[1:], self.alphabet, self.tick)
+
+
+def add_lex_leader(model: BoolModel, letter_vars: Sequence[Mapping[str, int]],
+                   symmetries: Iterable[Sequence[int]], alphabet: Sequence[str],
+                   tick: Callable[[], None] | None = None) -> None:
+    """Ask that the bit vector ``letter_vars[cell][letter]`` (cells in order, then ``alphabet``)
+    be lexicographically <= its image under each permutation of cells in ``symmetries``, with
+    one auxiliary "equal so far" variable per bit. Some grid of every symmetry class meets it,
+    so it keeps a question's answer while cutting its symmetric copies. ``tick`` is called once
+    per symmetry (the encoder's deadline check)."""
+    bits = [(cell, ch) for cell in range(len(letter_vars)) for ch in alphabet]
+    for perm in symmetries:
+        if tick is not None:
+            tick()
+        equal = TRUE
+        for cell, ch in bits:
+            if perm[cell] == cell:
+                continue
+            a = letter_vars[cell][ch]
+            b = letter_vars[perm[cell]][ch]
+            prefix = [] if equal == TRUE else [-equal]
+            # while equal so far, a <= b: not (a and not b)
+            model.add_clause([*prefix, -a, b])
+            nxt = model.new_var("")
+            model.add_clause([*prefix, -a, -b, nxt])
+            model.add_clause([*prefix, a, b, nxt])
+            equal = nxt
 
 
 def encode(spec: Question, letter_presence: bool = True, deadline: float | None = None,

@@ -36,6 +36,7 @@ from pair_relaxation_search import add_word_options, check_words, pair_score, sp
 
 from exactgrid.api import score
 from exactgrid.backends import Status, get_backend
+from exactgrid.encode import add_lex_leader
 from exactgrid.geometry import Board
 from exactgrid.model import BoolModel
 from exactgrid.question import build_question
@@ -120,6 +121,12 @@ class BoardPairs:
                 needs.append(self._somewhere(("triple", *sorted((a, c)), b), b, (a, c)))
         return needs
 
+    def break_symmetries(self) -> None:
+        """Keep only the lex-least board of each symmetry class: the pair score is the same on
+        a turned or mirrored board, so this keeps the answer."""
+        rows = [{a: self.x[c, a] for a in self.letters} for c in range(self.board.size)]
+        add_lex_leader(self.model, rows, self.board.symmetries[1:], self.letters)
+
     def board_of(self, true_vars: frozenset[int]) -> str:
         """The letters of a solution's board, cell by cell (the other letter as '_')."""
         return "".join(next(a for a in self.letters if self.x[c, a] in true_vars) for c in range(self.board.size))
@@ -150,6 +157,8 @@ def main() -> int:
     parser.add_argument("--backend", default="kissat")
     parser.add_argument("--triples", action="store_true", help="also the stretches of three letters")
     parser.add_argument("--unit", action="store_true", help="weigh every word 1: the threshold counts words")
+    parser.add_argument("--symmetry-breaking", action="store_true",
+                        help="ask for the lex-least board of its symmetry class (as fit's flag does)")
     add_word_options(parser)
     args = parser.parse_args()
     question = build_question(optional=["all"], shape=args.shape, allow_empty=True)
@@ -163,6 +172,8 @@ def main() -> int:
     for word in args.require:
         built.model.add_clause([built.found[word]])
     built.model.add_linear([built.found[w] for w in words], [weights[w] for w in words], ">=", args.threshold)
+    if args.symmetry_breaking:
+        built.break_symmetries()
     print(f"{args.shape}, pair score >= {args.threshold:,} (total {sum(weights.values()):,}): "
           f"{built.model.num_vars:,} variables, {len(built.model.clauses):,} clauses, "
           f"{len(built.model.linear)} linear constraints", flush=True)
