@@ -118,7 +118,6 @@ def test_symmetry_breaking_keeps_exactly_the_least_image_of_each_board():
     boards = [[rng.choice(built.letters) for _ in range(9)] for _ in range(12)]
     boards.append(list("OHOHIHOHO"))  # fixed by every symmetry
     boards.append(list("AABCDCAAB"))  # fixed by one mirror only
-    kept = 0
     with get_backend("cadical").open_session(built.model) as session:
         for letters in boards:
             images = {tuple(letters[perm[c]] for c in range(9)) for perm in symmetries}
@@ -127,8 +126,6 @@ def test_symmetry_breaking_keeps_exactly_the_least_image_of_each_board():
                 cells = [built.x[c, a] for c, a in enumerate(image)]
                 status = session.solve(cells).status
                 assert status is (Status.SAT if image == least else Status.UNSAT), (image, least)
-                kept += status is Status.SAT
-    assert kept == len(boards)
 
 
 def test_the_compiled_window_score_is_the_python_one(monkeypatch):

@@ -24,9 +24,9 @@ WORD...`` never counts a word (a relaxation cannot forbid a word, only leave it 
 Measured (docs/benchmarks.md, Prove): on 5x5 neither kissat nor CaDiCaL settles it at 320 or
 328 million in 5-10 minutes (with or without ``--triples``), nor 40 words with ``--unit
 --triples``, nor finds the known 296.6-million board in 60 s; HiGHS's dual bound on it stays
-at the total. ``--symmetry-breaking`` makes kissat 3.3-3.6 times faster on 3x3 word counts,
-but settles no 4x4 count between the 23 words a grid holds and the 30 the counting bound
-proves in 20 minutes. It is kept as the command behind those numbers.
+at the total. ``--symmetry-breaking`` makes kissat faster on 3x3 word counts but
+settles no 4x4 count that the counting bound leaves open, nor 40 states on 5x5 (the same
+section, "Without the board's symmetries"). It is kept as the command behind those numbers.
 """
 
 from __future__ import annotations
