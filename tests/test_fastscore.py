@@ -14,7 +14,7 @@ from exactgrid.wordsearch import Trie
 
 SEED_3X3 = "THOAINESL"
 SEED_5X5 = "WTIMAENSVFKOALIRCSROENAIN"
-GOOD_5X5 = "UTIMAECHNFGOALIRNSROOCAIN"  # tools/bench_score.py GOOD, from the seeded hill-climb
+GOOD_5X5 = "UTIMAECHNFGOALIRNSROOCAIN"  # tools/bench_score.py GOOD (docs/benchmarks.md, Score)
 
 STATE_LETTERS = "".join(us_states().words)  # letters with the states' frequencies
 
