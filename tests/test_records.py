@@ -25,6 +25,9 @@ def test_a_record_grid_scores_what_it_claims(record):
     assert len(answer.score.found) == record["states"]
     earned = {r.item.key for r in answer.checklist.items if r.passed} & AWARDS
     assert earned == set(record["awards"]), record["record"]
+    over_water = eg.check(record["grid"], water_borders=True).checklist
+    earned_over_water = {r.item.key for r in over_water.items if r.passed} & AWARDS
+    assert earned_over_water == set(record.get("awards_water", record["awards"])), record["record"]
     if "missing" in record:  # a near miss: exactly these required states are absent
         found = {scored.match.word for scored in answer.score.found}
         assert REQUIRED - found == set(record["missing"])
