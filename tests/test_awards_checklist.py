@@ -40,6 +40,10 @@ def test_water_borders_decide_the_c2c_award():
     assert not land.passed and wet.passed
     assert "reach only MICHIGAN, NEWYORK, OHIO, PENNSYLVANIA" in item_evidence(land)
     assert wet.details["chain"][3:5] == ["MICHIGAN", "MINNESOTA"]
+    # The land verdict names the chain the other reading allows; the wet one needs no such hint.
+    assert land.details["over_water"] == wet.details["chain"]
+    assert item_evidence(land).endswith("over water (--water-borders) a chain of 9: " + "-".join(wet.details["chain"]))
+    assert "over_water" not in wet.details
 
 
 def test_seed_5x5_awards_by_hand():
@@ -68,6 +72,7 @@ def test_seed_5x5_awards_by_hand():
     assert c2c.details["sources_found"] == ["FLORIDA", "MAINE", "NEWYORK", "VIRGINIA"]
     assert c2c.details["targets_found"] == ["CALIFORNIA", "OREGON"]
     assert c2c.details["reached"] == ["ALABAMA", "FLORIDA", "MAINE", "NEWYORK", "VIRGINIA"]
+    assert c2c.details["over_water"] is None and "over water" not in item_evidence(c2c)
     assert not evaluate(default_checklist(), result.words, water_borders=True)["C2C"].passed
 
 

@@ -107,7 +107,9 @@ class ItemResult:
     * ``forbidden``: ``present``;
     * ``chain``: ``chain`` (the chain, from a source to a target, or None), ``water`` (the
       border convention used), ``sources_found``, ``targets_found`` and, when there is no
-      chain, ``reached`` (found states connected to a found source).
+      chain, ``reached`` (found states connected to a found source); when there is no chain
+      over land borders, ``over_water``: the chain the three water-only borders would allow,
+      or None (the puzzle's "shared border of positive length" admits either reading).
     """
 
     item: Item
@@ -209,7 +211,11 @@ def _chain(item: Item, keys: set[str], score: int, water: bool) -> Verdict:
     }
     if search.chain is not None:
         return True, {"chain": list(search.chain), **common}
-    return False, {"chain": None, "reached": list(search.reached), **common}
+    details = {"chain": None, "reached": list(search.reached), **common}
+    if not use_water:
+        wet = find_chain(keys, item.chain.sources, item.chain.targets, water=True).chain
+        details["over_water"] = list(wet) if wet is not None else None
+    return False, details
 
 
 _TESTS: dict[ItemKind, Callable[[Item, set[str], int, bool], Verdict]] = {

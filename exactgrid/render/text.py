@@ -158,8 +158,12 @@ def _chain_evidence(result: ItemResult) -> str:
     if not targets:
         return (f"no chain: {start} states {_state_names(sources)} found, "
                 f"but no {end} state (any of {_state_names(test.targets)})")
+    wet = details.get("over_water")
+    over_water = (f"; over water (--water-borders) a chain of {len(wet)}: {'-'.join(wet)}"
+                  if wet is not None else "")
     return (f"no chain on {borders}: found {start} states {_state_names(sources)} reach only "
-            f"{_state_names(details['reached'])}; found {end} states {_state_names(targets)} are cut off")
+            f"{_state_names(details['reached'])}; found {end} states {_state_names(targets)} are cut off"
+            + over_water)
 
 
 _EVIDENCE: dict[str, Callable[[ItemResult], str]] = {
