@@ -153,6 +153,9 @@ def test_custom_checklist():
     # the caller may override the checklist-wide setting, but not an item's own
     dry = evaluate(checklist, found, water_borders=False)
     assert not dry["LAKES"].passed and not dry["LAKES-DRY"].passed
+    # a failed land chain hints at the other reading only where the item leaves it open
+    assert dry["LAKES"].details["over_water"] == verdict["LAKES"].details["chain"]
+    assert "over_water" not in dry["LAKES-DRY"].details
 
 
 @pytest.mark.parametrize(

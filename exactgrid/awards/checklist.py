@@ -108,8 +108,9 @@ class ItemResult:
     * ``chain``: ``chain`` (the chain, from a source to a target, or None), ``water`` (the
       border convention used), ``sources_found``, ``targets_found`` and, when there is no
       chain, ``reached`` (found states connected to a found source); when there is no chain
-      over land borders, ``over_water``: the chain the three water-only borders would allow,
-      or None (the puzzle's "shared border of positive length" admits either reading).
+      over land borders by the checklist's (or caller's) setting, ``over_water``: the chain
+      the three water-only borders would allow, or None (the puzzle's "shared border of
+      positive length" admits either reading).
     """
 
     item: Item
@@ -212,7 +213,7 @@ def _chain(item: Item, keys: set[str], score: int, water: bool) -> Verdict:
     if search.chain is not None:
         return True, {"chain": list(search.chain), **common}
     details = {"chain": None, "reached": list(search.reached), **common}
-    if not use_water:
+    if not use_water and item.chain.water is None:  # an item fixed to land asks for no hint
         wet = find_chain(keys, item.chain.sources, item.chain.targets, water=True).chain
         details["over_water"] = list(wet) if wet is not None else None
     return False, details
