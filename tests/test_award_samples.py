@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
+from exactgrid import score
 from exactgrid.finder import is_found
 from exactgrid.grid import parse_grid
 
@@ -31,3 +34,35 @@ def test_a_record_grid_of_the_thirteen_leaves_at_most_one_cell_free():
     states = tool.required_states(["PA", "M8", "4C"])
     assert len(states) == 13
     assert len(tool.free_cells("LMCHCDOISARNSPTIANETLVMWE", states)) <= 1
+
+
+def test_chao_estimate_by_hand():
+    # three grids seen in one round each, one in two: 4 + 3 * 3 / (2 * 1)
+    assert tool.chao2(Counter({"a": 1, "b": 1, "c": 1, "d": 2})) == 8.5
+    # none seen twice: the bias-corrected form, 2 + 2 * 1 / 2
+    assert tool.chao2(Counter({"a": 1, "b": 1})) == 3
+    # every grid seen in many rounds: nothing unseen is estimated
+    assert tool.chao2(Counter({"a": 5, "b": 3})) == 2
+
+
+def test_fillings_change_only_the_free_cells():
+    grid = "A" * 25
+    both = tool.fillings(grid, (3, 7))
+    assert len(both) == len(set(both)) == 26 * 26
+    assert all(g[:3] + g[4:7] + g[8:] == "A" * 23 for g in both)
+    one_at_a_time = tool.fillings(grid, (0, 1, 2))
+    assert len(one_at_a_time) == 3 * 26
+    assert all(sum(c != "A" for c in g) <= 1 for g in one_at_a_time)
+
+
+def test_the_best_filling_of_utah_adds_ohio():
+    # One O beside UTAH's H (cell 3) spells OHIO with its I altered, e.g. O4 H3 I*8 O4; no one
+    # letter adds more than Ohio's 11,799,448 to this grid.
+    grid = "UTAHZ" + "Z" * 20
+    free = tool.free_cells(grid, ("UTAH",))
+    best = tool.best_filling(grid, free)
+    changed = [cell for cell in range(25) if best.letters[cell] != grid[cell]]
+    assert len(changed) == 1 and changed[0] in (4, 7, 8, 9) and best.letters[changed[0]] == "O"
+    assert score(best.letters).words == {"UTAH", "OHIO"}
+    assert best.score == 3_271_616 + 11_799_448
+    assert best.seven == ("NOCAL",)

@@ -11,6 +11,16 @@ it earns, its score, and its *free cells*: the cells that no witness of a requir
 position, so that any letter there keeps every required state spelled. A summary follows: the
 rounds, the distinct grids, how many rounds found a grid seen before, and the free cells.
 
+``--fill`` then tries every filling of each grid's free cells (every combination of letters
+when at most two cells are free, one cell at a time otherwise) and prints the filling that earns
+the most of the seven awards, then scores most, where it beats the grid as found; with
+``--water-borders`` it does so a second time, C2C judged with the three water-only borders
+counted too. The
+summary estimates how many distinct grids there are in all from how many were seen in exactly one
+round and in exactly two (Chao's estimator for incidence data, a lower bound in expectation),
+since a short search finds some grids far more often than others. ``--out FILE`` appends each
+new grid as it is found, so an interrupted run keeps what it saw.
+
 Every grid is re-scored by the finder and judged by the checklist (``exactgrid check``).
 Exit 0 when some grid was found, 1 when none was.
 """
@@ -18,12 +28,16 @@ Exit 0 when some grid was found, 1 when none was.
 from __future__ import annotations
 
 import argparse
+import itertools
+import string
 import time
 from collections import Counter
 from dataclasses import dataclass
+from pathlib import Path
 
-from seven_awards import judge
+from seven_awards import SEVEN, judge
 
+import exactgrid
 from exactgrid.awards import default_checklist
 from exactgrid.finder import find
 from exactgrid.geometry import Board
@@ -61,11 +75,14 @@ def free_cells(letters: str, states: tuple[str, ...]) -> tuple[int, ...] | None:
     return tuple(c for c in range(len(letters)) if c not in used)
 
 
-def sample(awards: list[str], minutes: float, seconds: float, first_seed: int) -> tuple[dict[str, Sample], int, int]:
-    """Rounds of ``seconds`` until ``minutes`` run out: the distinct grids, the rounds, and the
-    rounds whose first grid had been seen before."""
+def sample(awards: list[str], minutes: float, seconds: float, first_seed: int,
+           out: Path | None = None) -> tuple[dict[str, Sample], Counter[str], int, int]:
+    """Rounds of ``seconds`` until ``minutes`` run out: the distinct grids, in how many rounds
+    each was reported, the rounds, and the rounds whose first grid had been seen before.
+    ``out``: each new grid is appended to it as it is found."""
     board, states = Board(5, 5), required_states(awards)
     seen: dict[str, Sample] = {}
+    incidence: Counter[str] = Counter()
     rounds = repeats = 0
     deadline = time.monotonic() + 60 * minutes
     while time.monotonic() + seconds <= deadline:
@@ -74,15 +91,73 @@ def sample(awards: list[str], minutes: float, seconds: float, first_seed: int) -
         found: list[Improvement] = []
         solve(Question(board), awards=awards, time_limit=seconds, workers=1, seed=seed,
               schedule=Schedule(graded=True), on_improvement=found.append)
-        for index, improvement in enumerate(found):
-            letters = board.canonical(improvement.grid)
+        grids = [board.canonical(improvement.grid) for improvement in found]
+        incidence.update(set(grids))
+        repeats += bool(grids) and grids[0] in seen
+        for letters in grids:
             if letters in seen:
-                repeats += index == 0
                 continue
             free = free_cells(letters, states)
             assert free is not None, f"{letters} does not spell every required state"
             seen[letters] = Sample(letters, seed, free)
-    return seen, rounds, repeats
+            if out is not None:
+                with out.open("a") as stream:
+                    stream.write(f"{letters} {seed} {' '.join(map(str, free))}\n")
+    return seen, incidence, rounds, repeats
+
+
+def chao2(incidence: Counter[str]) -> float:
+    """Chao's estimate of how many distinct grids there are, from how many were reported in
+    exactly one round (q1) and exactly two (q2): seen + q1^2 / (2 q2), or seen + q1 (q1 - 1) / 2
+    when none was reported twice."""
+    q1 = sum(1 for n in incidence.values() if n == 1)
+    q2 = sum(1 for n in incidence.values() if n == 2)
+    extra = q1 * q1 / (2 * q2) if q2 else q1 * (q1 - 1) / 2
+    return len(incidence) + extra
+
+
+def fillings(letters: str, free: tuple[int, ...], together: int = 2) -> list[str]:
+    """Every grid that puts letters A-Z in ``free``'s cells: all combinations when at most
+    ``together`` cells are free, else one cell at a time (the rest as they are)."""
+    groups = [free] if len(free) <= together else [(cell,) for cell in free]
+    grids: list[str] = []
+    for group in groups:
+        for choice in itertools.product(string.ascii_uppercase, repeat=len(group)):
+            cells = list(letters)
+            for cell, letter in zip(group, choice, strict=True):
+                cells[cell] = letter
+            grids.append("".join(cells))
+    return grids
+
+
+@dataclass(frozen=True)
+class Filled:
+    """The best filling of a grid's free cells: the grid, its score, and the seven's awards it
+    earns."""
+
+    letters: str
+    score: int
+    seven: tuple[str, ...]
+
+
+def best_filling(letters: str, free: tuple[int, ...], water_borders: bool = False) -> Filled:
+    """Of ``letters`` and its :func:`fillings`, the grid that earns the most of the seven
+    awards, then scores most. Awards depend only on the states a grid holds, so the checklist
+    runs once per set of states."""
+    verdicts: dict[frozenset[str], tuple[str, ...]] = {}
+    best: Filled | None = None
+    for grid in [letters, *fillings(letters, free)]:
+        score = exactgrid.score(grid)
+        states = frozenset(score.words)
+        if states not in verdicts:
+            answer = exactgrid.check(grid, water_borders=water_borders)
+            passed = {item.key for item in answer.checklist.items if item.passed}
+            verdicts[states] = tuple(a for a in SEVEN if a in passed)
+        filled = Filled(grid, score.total, verdicts[states])
+        if best is None or (len(filled.seven), filled.score) > (len(best.seven), best.score):
+            best = filled
+    assert best is not None
+    return best
 
 
 def main() -> int:
@@ -92,17 +167,29 @@ def main() -> int:
     parser.add_argument("--minutes", type=float, default=5.0)
     parser.add_argument("--seconds", type=float, default=5.0, help="each round's search")
     parser.add_argument("--seed", type=int, default=1, help="the first round's seed (then +1 a round)")
+    parser.add_argument("--fill", action="store_true", help="try every filling of each grid's free cells")
+    parser.add_argument("--water-borders", action="store_true", help="--fill also judges C2C over water")
+    parser.add_argument("--out", type=Path, help="append each new grid to this file as it is found")
     args = parser.parse_args()
     started = time.monotonic()
-    seen, rounds, repeats = sample(args.awards, args.minutes, args.seconds, args.seed)
+    seen, incidence, rounds, repeats = sample(args.awards, args.minutes, args.seconds, args.seed, args.out)
     judged = sorted(((judge(s.letters, f"seed {s.seed}"), s) for s in seen.values()), key=lambda js: -js[0].score)
     for j, s in judged:
         print(f"{s.letters}  {j.score:>11,}  {j.states} states  {' '.join(j.seven):<26}"
-              f"  free {len(s.free)}: {' '.join(map(str, s.free)) or '-'}  (seed {s.seed})")
+              f"  free {len(s.free)}: {' '.join(map(str, s.free)) or '-'}"
+              f"  (seed {s.seed}; rounds: {incidence[s.letters]})")
+        for water in (False, True)[:1 + args.water_borders] if args.fill and s.free else ():
+            filled = best_filling(s.letters, s.free, water)
+            if (len(filled.seven), filled.score) > (len(j.seven), j.score):
+                print(f"  filled{' (over water)' if water else ''}: {filled.letters}  {filled.score:>11,}"
+                      f"  {' '.join(filled.seven)}")
     free = Counter(len(s.free) for s in seen.values())
     earned = Counter(" ".join(j.seven) or "(none)" for j, _ in judged)
     print(f"# {rounds} rounds of {args.seconds:g} s ({time.monotonic() - started:.0f} s): {len(seen)} distinct "
           f"grids up to symmetry; {repeats} rounds began with a grid seen before")
+    if incidence:
+        print(f"# rounds that reported each grid: {dict(sorted(Counter(incidence.values()).items()))}; "
+              f"Chao's estimate of the distinct grids in all: {chao2(incidence):.0f}")
     print("# free cells: " + ", ".join(f"{k}: {n} grids" for k, n in sorted(free.items())))
     print("# awards of the seven earned: " + "; ".join(f"{k}: {n}" for k, n in earned.most_common()))
     return 0 if seen else 1
