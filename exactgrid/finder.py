@@ -25,7 +25,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 # PathRule and PATH_RULES live in geometry; they stay importable from here too
-from .geometry import PATH_RULES, Board, PathRule, cells_of
+from .geometry import PATH_RULES, Board, PathRule, cells_of, path_rule_text
 from .grid import Grid
 from .inputs import InputError
 from .notebook import block, letters_table, line, table
@@ -102,7 +102,7 @@ class Score:
     def rules(self) -> str:
         """The rules it was scored under: ``3x3, king moves, walks, budget 1``."""
         board = self.grid.board
-        return f"{board.shape_name}, {board.moves_text}, {self.path_rule}s, budget {self.budget}"
+        return f"{board.shape_name}, {board.moves_text}, {path_rule_text(self.path_rule)}, budget {self.budget}"
 
     def _repr_html_(self) -> str:
         """In a notebook: the grid, its rules, total and count, and the words found (spelled

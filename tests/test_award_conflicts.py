@@ -95,6 +95,8 @@ def test_one_award_no_grid_earns_is_a_minimal_conflict_on_its_own():
                             time_limit=120, counting=False)
     assert answer.conflict == ("NOOHIO",) and answer.minimal
     assert answer.needed["NOOHIO"].letters.startswith("THOAINE")  # the question alone fits
+    needed = answer.needed["NOOHIO"].letters
+    assert f"NOOHIO is needed: {needed} meets the question with no award" in answer.text()
 
 
 def test_no_time_is_unknown_and_an_outright_contradiction_is_a_spec_error():

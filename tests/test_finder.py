@@ -58,6 +58,12 @@ def test_walk_may_revisit_but_not_stay():
     assert is_found(grid, "AAB", budget=1)  # the second A altered to a neighbour
 
 
+def test_the_rules_name_the_path_rule_in_words():
+    assert score(parse_grid(SEED_3X3), us_states()).rules == "3x3, king moves, walks, budget 1"
+    simple = score(parse_grid(SEED_3X3), us_states(), path_rule="simple")
+    assert simple.rules == "3x3, king moves, simple paths, budget 1"
+
+
 def test_hamming_not_levenshtein():
     grid = parse_grid("UTAH", shape="1x4")
     assert is_found(grid, "UTAH", budget=0)

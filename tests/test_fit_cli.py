@@ -55,6 +55,8 @@ def test_fit_json():
     result = run("fit", "OHIO:exact", "--shape", "3x3", "--cells", "O.O/.../...", "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
+    assert list(data)[:4] == ["outcome", "seconds", "stopped_by", "exit_code"]
+    assert data["outcome"] == "fits" and data["exit_code"] == 0
     assert data["verdict"] == "fits" and data["backend"] in ANSWERED_BY
     assert data["grid"][0] == "O" and data["grid"][2] == "O"
     (ohio,) = data["requirements"]

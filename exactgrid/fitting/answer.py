@@ -160,13 +160,13 @@ class FitAnswer(Answer):
         return "\n".join(parts)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready (``fit --json``): verdict, backend, the contract's keys (outcome, seconds,
-        stopped_by, exit_code), rounds, model size, detail, what the counting
+        """JSON-ready (``fit --json``): the contract's keys (outcome, seconds, stopped_by,
+        exit_code), as every answer starts, then verdict, backend, rounds, model size, detail, what the counting
         pre-check found when it ran, the conflict (``explain``), the certificate (``certify``)
         and, when it fits, the grid, each requirement's witness and the grid's full score (as
         ``score --json``)."""
-        data: dict[str, Any] = {"verdict": self.verdict.value, "backend": self.backend, **self.contract_dict(),
-                                "seconds": round(self.seconds, 4), "rounds": self.rounds,
+        data: dict[str, Any] = {**self.contract_dict(), "seconds": round(self.seconds, 4),
+                                "verdict": self.verdict.value, "backend": self.backend, "rounds": self.rounds,
                                 "model": self.model_size.to_dict(), "detail": self.detail}
         if self.conflict is not None:
             data["conflict"] = list(self.conflict)

@@ -88,7 +88,7 @@ class AwardConflict(Answer):
         together = "cannot be earned together" if len(self.conflict) > 1 else "cannot be earned"
         lines = [f"DOES NOT FIT: {' + '.join(self.conflict)} {together} ({proven}{backed}; "
                  f"{len(self.asked)} questions, {self.seconds:.1f} s)"]
-        others = "the others" if len(self.conflict) > 1 else "the question without it"
+        others = "the others" if len(self.conflict) > 1 else "the question with no award"
         lines += [f"  {award} is needed: {grid.letters} meets {others}" for award, grid in self.needed.items()]
         if self.refutation is not None and self.refutation.certificate is not None:
             lines.append(self.refutation.certificate.text())

@@ -31,7 +31,7 @@ from typing import Any
 
 from ..answer import DEFAULT_TIME_LIMIT, Answer, OnProgress, Outcome
 from ..data import word_list
-from ..geometry import Board, MoveRule, PathRule, parse_shape
+from ..geometry import Board, MoveRule, PathRule, parse_shape, path_rule_text
 from ..grid import Grid, parse_grid
 from ..inputs import InputError, ascii_upper, check_whole
 from ..stopping import interruption
@@ -381,8 +381,7 @@ def _board_name(board: Board) -> str:
 
 def _describe(board: Board, path_rule: PathRule) -> str:
     """``3x3, king moves, simple paths``."""
-    rule = "simple paths" if path_rule == "simple" else "walks"
-    return f"{board.shape_name}, {board.moves_text}, {rule}"
+    return f"{board.shape_name}, {board.moves_text}, {path_rule_text(path_rule)}"
 
 
 def _lengths(low: int, high: int | None) -> str:
