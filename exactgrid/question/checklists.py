@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..awards import Checklist, default_checklist, load_checklist
 from ..awards.chains import border_graph
-from .core import Chain, Question
+from .core import Chain, Question, SpecError
 from .requirement import Requirement
 
 
@@ -58,9 +58,30 @@ def checklist_question(question: Question, checklist: Checklist, water_borders: 
             use_water = item.chain.water if item.chain.water is not None else water
             links = frozenset(border_graph(use_water).edges)
             chains.append(Chain(item.chain.sources, item.chain.targets, links, label=item.key))
+    targets = [item.key for item in checklist.items if item.kind in ("min_states", "min_score")]
+    if targets:
+        _check_targets_count_every_word(question, targets)
     counts = min_count is not None or min_score is not None
     optional = "all" if counts and not question.optional else question.optional
     return question.but(required=tuple(required), forbidden=tuple(forbidden), chains=tuple(chains),
                         min_count=min_count, min_score=min_score, optional=optional)
 
 
+
+
+def _check_targets_count_every_word(question: Question, targets: list[str]) -> None:
+    """An item's ``min_states`` or ``min_score`` counts every word of the list at its list
+    weight, and a question has one scored set: so the question must score every word so (its
+    optional words all of them), or nothing of its own yet (no optional word, no target).
+    Otherwise the merged target would count another set than one of the two asks (a proven DOES
+    NOT FIT, or a FITS, for a question nobody asked): SpecError."""
+    named = " and ".join(targets) + (" count" if len(targets) > 1 else " counts")
+    if question.optional:
+        every = {w: weight for w, weight in question.words.weights.items()
+                 if w not in question.required_words and w not in question.forbidden}
+        if dict(question.optional) != every:
+            raise SpecError(f"{named} every word at its own weight; with optional words of your own "
+                            "they would count only those: ask for every word (optional 'all'), or drop the award")
+    elif question.min_score is not None or question.min_count is not None:
+        raise SpecError(f"{named} every word, but this question's own minimum counts only its required "
+                        "words: make every word optional ('all'), or drop the minimum")
