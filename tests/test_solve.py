@@ -321,3 +321,18 @@ def test_a_signal_while_the_worker_threads_start_ends_the_search(monkeypatch, wo
     assert result.stopped_by == "Ctrl-C"
     assert not [t for t in threading.enumerate() if t.name.startswith("exactgrid-solve-") and t.is_alive()
                 and t.name != "exactgrid-solve-compile"]
+
+
+@pytest.mark.parametrize("grid", ["SDANROUIC", "DHCLOIAAT", "LASISLLCN"])
+def test_an_exact_move_ignores_the_questions_symmetry_breaking(grid):
+    """A window holds the other cells, where a lex-leader constraint is unsound: with it, the
+    better grid one cell away (found by brute force) would be refuted."""
+    from exactgrid.solving.certify import improve_within
+
+    before = eg.score(grid, shape="3x3").total
+    one_cell = (grid[:c] + letter + grid[c + 1:] for c in range(9) for letter in "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    assert max(eg.score(g, shape="3x3").total for g in one_cell) > before
+    question = Question(eg.Board(3, 3), symmetry_breaking=True)
+    verdict, check, _ = improve_within(question, grid, before, 1, backend="cadical", time_limit=60)
+    assert verdict == eg.Verdict.FITS and check.score.total > before
+    assert sum(a != b for a, b in zip(check.grid.letters, grid, strict=True)) <= 1

@@ -68,8 +68,11 @@ class WindowCertificate:
 
 
 def window_question(question: Question, score: int) -> Question:
-    """``question`` asking for more than ``score``: every word counts (optional "all")."""
-    return question.but(optional="all", min_score=score + 1)
+    """``question`` asking for more than ``score``: every word counts (optional "all"). Without
+    symmetry breaking: a window holds the other cells' letters, and the lex-leader constraint
+    is sound only when no cell is held (it would refute windows whose better grids are not the
+    least of their images)."""
+    return question.but(optional="all", min_score=score + 1, symmetry_breaking=False)
 
 
 def improve_within(question: Question, grid: str, score: int, window: int, backend: str | None = None,
@@ -90,7 +93,8 @@ def improve_within(question: Question, grid: str, score: int, window: int, backe
     if window < len(free):
         encoding.model.add_linear(differs, None, "<=", window, name="window")
     left = None if deadline is None else max(0.0, deadline - time.monotonic())
-    answer = fit(asked, backend=backend, time_limit=left, seed=seed, encoding=encoding)
+    # no counting race: it would answer the question without the window
+    answer = fit(asked, backend=backend, time_limit=left, seed=seed, encoding=encoding, counting=False)
     if answer.verdict != Verdict.FITS:
         return answer.verdict, None, answer.detail
     # a letter no word uses is modelled as the filler: give such cells their own letter back
