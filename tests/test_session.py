@@ -140,3 +140,47 @@ def test_explain_answers_with_the_contract():
     assert minimal and set(conflict) <= {"OHIO:exact", "UTAH:exact"} and conflict
     assert answer.to_dict()["conflict"] == list(conflict)
     assert "cannot hold together" in answer.text()
+
+
+def _refuted_with_explain(monkeypatch, explanation):
+    """``fit(..., explain=True, certify=True)`` on a 3x3 question CaDiCaL refutes, with
+    ``explain`` replaced by ``explanation`` (a value to return, or an exception to raise)."""
+    import exactgrid.fitting.decide as decide
+    from exactgrid.encode import EncodingTimeout
+    from exactgrid.fitting.answer import Explanation
+
+    def fake(question, backend, time_limit=None):
+        if isinstance(explanation, EncodingTimeout):
+            raise explanation
+        return Explanation(eg.Outcome.UNKNOWN, question, stopped_by=explanation)
+
+    monkeypatch.setattr(decide, "explain_conflict", fake)
+    question = eg.Question(eg.Board(3, 3), required=["ILLINOIS:exact", "OHIO:exact", "UTAH:exact", "IOWA:exact",
+                                                     "IDAHO:exact"])
+    return eg.fit(question, backend="cadical", time_limit=60, counting=False, explain=True, certify=True)
+
+
+def test_an_interrupted_explanation_keeps_the_verdict_and_names_the_signal(monkeypatch):
+    answer = _refuted_with_explain(monkeypatch, "SIGTERM")
+    assert answer.verdict == eg.Verdict.DOES_NOT_FIT and answer.conflict is None
+    assert answer.stopped_by == "SIGTERM" and answer.exit_code == 3
+    assert "--explain interrupted (SIGTERM)" in answer.detail and "targets" not in answer.detail
+    assert answer.certificate is None  # the run stops: no proof is checked after the signal
+
+
+def test_no_time_to_build_the_explanation_keeps_the_verdict(monkeypatch):
+    from exactgrid.encode import EncodingTimeout
+
+    answer = _refuted_with_explain(monkeypatch, EncodingTimeout("the time limit came while building"))
+    assert answer.verdict == eg.Verdict.DOES_NOT_FIT and answer.exit_code == 1 and answer.stopped_by is None
+    assert "no explanation: the time limit came while building" in answer.detail
+
+
+def test_an_empty_conflict_names_the_chain_it_leaves_in_the_background():
+    from exactgrid.question import checklist_question, choose_checklist
+
+    question = checklist_question(eg.Question(eg.Board(2, 2)), choose_checklist(None, ["C2C"]))
+    answer = eg.fit(question, backend="cadical", time_limit=120, counting=False, explain=True)
+    assert answer.verdict == eg.Verdict.DOES_NOT_FIT and answer.conflict == ()
+    assert "why: the chain alone cannot hold together" in answer.text()
+    assert "minimum score" not in answer.text()

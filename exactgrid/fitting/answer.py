@@ -136,7 +136,7 @@ class FitAnswer(Answer):
     def _refuted_text(self) -> str:
         text = f"DOES NOT FIT (proven; {self._about()})"
         if self.conflict is not None:
-            why = ", ".join(self.conflict) or "the minimum score or count alone"
+            why = ", ".join(self.conflict) or f"{background_text(self.question)} alone"
             text += f"\nwhy: {why} cannot hold together"
             if self.detail:
                 text += f" ({self.detail})"
@@ -230,7 +230,7 @@ class Explanation(Answer):
         if self.outcome == Outcome.UNKNOWN:
             return (f"UNKNOWN after {self.seconds:.1f} s: not refuted yet; parts not yet shown unneeded: "
                     f"{', '.join(self.conflict) or '-'}")
-        why = ", ".join(self.conflict) or "the minimum score or count alone"
+        why = ", ".join(self.conflict) or f"{background_text(self.question)} alone"
         proven = "minimal" if self.minimal else "not shrunk to minimal (time limit)"
         return f"DOES NOT FIT: {why} cannot hold together ({proven}; backend {self.backend}, {self.seconds:.2f} s)"
 
@@ -257,3 +257,14 @@ def model_size(model: BoolModel) -> ModelSize:
     return ModelSize(model.num_vars, len(model.clauses), len(model.linear))
 
 
+
+
+def background_text(question: Question) -> str:
+    """What an explanation leaves in the background, as words: the question's minimum score or
+    count and its chains (a conflict names only requirements, forbidden words and cells)."""
+    named = []
+    if question.min_score is not None or question.min_count is not None:
+        named.append("the minimum score or count")
+    if question.chains:
+        named.append("the chain" if len(question.chains) == 1 else "the chains")
+    return " and ".join(named) or "the question's background"

@@ -28,7 +28,7 @@ from ..prove.cores import CoreRefutation, refute_by_cores
 from ..question import ASKS_NOTHING, Question, SpecError, Verdict
 from ..stopping import interruption, interruption_behind, uncut_import
 from ..wording import plural
-from .answer import FitAnswer, ModelSize, model_size, verified_answer
+from .answer import FitAnswer, ModelSize, background_text, model_size, verified_answer
 from .session import explain as explain_conflict
 
 EXPORT_FORMATS = ("cnf", "wcnf", "lp", "mps")
@@ -116,7 +116,7 @@ def fit(question: Question, backend: str | Backend | None = None, time_limit: fl
             raise
         answer = FitAnswer.interrupted(question, solver.name, exc, model_size=run.size())
     answer = replace(answer, seconds=time.monotonic() - started)
-    if certify and answer.verdict == Verdict.DOES_NOT_FIT:
+    if certify and answer.verdict == Verdict.DOES_NOT_FIT and answer.stopped_by is None:
         answer = _certified(answer, run, time_limit)
     return answer
 
@@ -361,13 +361,20 @@ def _cut_forbidden(enc: Encoding, grid: Grid) -> bool:
 
 
 def _explained(answer: FitAnswer, backend: Backend, time_limit: float | None) -> FitAnswer:
-    """``answer`` (DOES NOT FIT) with its minimal conflict, found within ``time_limit``."""
+    """``answer`` (DOES NOT FIT) with its minimal conflict, found within ``time_limit``. The
+    verdict stands whatever happens to the explanation: when it cannot be posed or built in the
+    time left, the detail says so; on Ctrl-C or SIGTERM it also carries ``stopped_by``."""
     try:
-        conflict, minimal = explain_conflict(answer.question, backend, time_limit=time_limit)
-    except SpecError as exc:  # e.g. a forbid a session cannot pose
+        explanation = explain_conflict(answer.question, backend, time_limit=time_limit)
+    except (SpecError, EncodingTimeout) as exc:  # e.g. a forbid a session cannot pose, or no time left
         return replace(answer, detail=f"{answer.detail}; no explanation: {exc}".lstrip("; "))
+    if explanation.stopped_by is not None:
+        return replace(answer, detail=f"{answer.detail}; --explain interrupted ({explanation.stopped_by})".lstrip("; "),
+                       stopped_by=explanation.stopped_by)
+    conflict, minimal = explanation
     note = "" if minimal else "conflict not shrunk to minimal (time limit)"
     if not conflict:
-        note = "the targets (minimum score or count) cannot be met on this board, whatever the parts"
+        note = f"{background_text(answer.question)} cannot hold on this board, whatever the parts"
     detail = "; ".join(x for x in (answer.detail, note) if x)
     return replace(answer, conflict=conflict, detail=detail)
+
