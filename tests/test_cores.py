@@ -11,6 +11,7 @@ import pytest
 from exactgrid.encode import encode
 from exactgrid.fitting import fit
 from exactgrid.geometry import Board
+from exactgrid.grid import parse_grid
 from exactgrid.prove.cores import match_core, refute_by_cores
 from exactgrid.prove.counting import count_question
 from exactgrid.prove.placement import Core, Placement, pair_of, triple_of
@@ -276,3 +277,12 @@ def test_a_failing_counting_pre_check_never_breaks_fit(monkeypatch):
     assert answer.counting.status == "open" and "counting failed: boom" in answer.counting.detail
 
 
+
+
+def test_a_grid_the_exact_model_spells_is_checked_by_the_finder(monkeypatch):
+    from exactgrid.prove.exact import CountCheck
+
+    monkeypatch.setattr(CountCheck, "check", lambda self, counts, time_limit=None, words=(): parse_grid("ZZZ/ZZZ/ZZZ"))
+    question = build_question(requirements=["OHIO", "UTAH"], shape="3x3")
+    with pytest.raises(AssertionError, match="ZZZZZZZZZ, which the finder rejects: OHIO is not spelled"):
+        refute_by_cores(question, time_limit=60, exact=True, relaxation="sat")

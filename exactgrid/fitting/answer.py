@@ -257,8 +257,6 @@ def model_size(model: BoolModel) -> ModelSize:
     return ModelSize(model.num_vars, len(model.clauses), len(model.linear))
 
 
-
-
 def background_text(question: Question) -> str:
     """What an explanation leaves in the background, as words: the question's minimum score or
     count and its chains (a conflict names only requirements, forbidden words and cells)."""

@@ -29,6 +29,7 @@ from ..grid import Grid
 from ..inputs import check_seconds
 from ..question import Question
 from ..stopping import interruption
+from ..verify import check_grid
 from .answers import CoreRefutation
 from .counting import OTHER, CountingModel, counting_model
 from .cuts import Cut, Cuts, Placeable, Spelled, TimedOut
@@ -306,6 +307,7 @@ class CoreLoop:
             return self._answer("open", detail="the time limit came first")
         cut = self._cut(result.true_vars or frozenset())
         if isinstance(cut, Spelled):
+            _check_spelled(self.question, cut.grid)
             return self._answer("fits", self._placed, cut.grid)
         if isinstance(cut, Placeable):
             return self._answer("placed", cut.letters)
@@ -363,6 +365,15 @@ class CoreLoop:
         self.cutter.close()
         if self.counts is not None:
             self.counts.close()
+
+
+def _check_spelled(question: Question, grid: Grid) -> None:
+    """The finder's check of a grid the exact model spelled: a grid it rejects is a bug in an
+    encoding, never an answer (AssertionError)."""
+    problems = check_grid(question, grid).problems
+    if problems:
+        raise AssertionError(f"the exact model spelled {grid.letters}, which the finder rejects: "
+                             + "; ".join(problems))
 
 
 def refute_by_cores(question: Question, time_limit: float | None = DEFAULT_TIME_LIMIT, backend: str = "cadical",
