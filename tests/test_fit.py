@@ -190,3 +190,14 @@ def test_encoding_counts_are_reported():
     spec = build_question(requirements=["OHIO"], shape="3x3")
     model = encode(spec).model
     assert model.num_vars > 9 and model.clauses
+
+
+def test_fit_refuses_an_encoding_built_for_another_question():
+    from exactgrid.inputs import InputError
+    from exactgrid.question import Verdict
+
+    asked = build_question(requirements=["OHIO"], shape="3x3")
+    other = build_question(requirements=["UTAH"], shape="3x3")
+    with pytest.raises(InputError, match="built for another question"):
+        fit(asked, "cadical", time_limit=30, encoding=encode(other))
+    assert fit(asked, "cadical", time_limit=30, encoding=encode(asked), counting=False).verdict == Verdict.FITS

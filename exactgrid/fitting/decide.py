@@ -85,6 +85,11 @@ def fit(question: Question, backend: str | Backend | None = None, time_limit: fl
     that long: ``try_(question, seconds)`` gives a FITS answer (checked by the finder) or None
     (:func:`exactgrid.api.fit` passes the local search here).
 
+    ``encoding``: the question's model, built already by :func:`~exactgrid.encode.encode` for
+    this very question (else InputError). A caller that narrows it with constraints of its own
+    (``exactgrid.solving.certify``'s windows) owns what a refutation then means, and passes
+    ``counting=False``: the counting loop sees only the question.
+
     With the simple path rule, a forbidden word with too many candidate paths to cut up front
     is enforced lazily: a grid spelling it gets a cut and the model is solved again (each
     round within what is left of the time limit).
@@ -103,6 +108,8 @@ def fit(question: Question, backend: str | Backend | None = None, time_limit: fl
         raise SpecError(ASKS_NOTHING)
     if time_limit is not None:
         time_limit = check_seconds(time_limit)
+    if encoding is not None and encoding.spec != question:
+        raise InputError("the encoding given to fit was built for another question")
     _check_formats(write or {})
     solver = backend if isinstance(backend, Backend) else get_backend(backend)
     started = time.monotonic()
