@@ -60,6 +60,10 @@ def check_grid(spec: Question, grid: Grid, measure: bool = False) -> GridCheck:
     """Check a grid against a question with the finder alone. ``measure``: each required word
     not spelled also says how many letters its nearest path is off (``MAINE is not spelled (2
     letters off)``; a pinned spelling is not measured)."""
+    if grid.board.size != spec.board.size or grid.board.neighbours != spec.board.neighbours:
+        other = f"the grid is on {grid.board.shape_name} ({grid.board.moves_text}), the question on " \
+                f"{spec.board.shape_name} ({spec.board.moves_text})"
+        return GridCheck(spec, grid, (), (other,))
     problems: list[str] = []
     witnesses: list[Match] = []
     for req in spec.required:

@@ -201,3 +201,13 @@ def test_fit_refuses_an_encoding_built_for_another_question():
     with pytest.raises(InputError, match="built for another question"):
         fit(asked, "cadical", time_limit=30, encoding=encode(other))
     assert fit(asked, "cadical", time_limit=30, encoding=encode(asked), counting=False).verdict == Verdict.FITS
+
+
+def test_the_finder_rejects_a_grid_on_another_board():
+    from exactgrid.geometry import Board
+
+    question = build_question(requirements=["OHIO"], shape="3x3")
+    assert check_grid(question, Grid(Board(3, 3), "OHIOOOOOO")).ok
+    # the same letters under rook moves spell OHIO too (O0 H1 I2 O5): the board itself is wrong
+    rook = check_grid(question, Grid(Board(3, 3, "rook"), "OHIOOOOOO"))
+    assert rook.problems == ("the grid is on 3x3 (rook moves), the question on 3x3 (king moves)",)
