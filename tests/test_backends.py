@@ -44,6 +44,27 @@ def test_an_exception_in_the_child_is_raised_in_the_parent():
         run_in_child(racers.answer_after, ("not a number", "x"), time_limit=10)
 
 
+def test_a_ctrl_c_while_a_child_is_told_its_question_leaves_no_child(monkeypatch):
+    import exactgrid.backends._child as child
+
+    started = []
+    popen = child.subprocess.Popen
+
+    def recorded(*args, **kwargs):
+        started.append(popen(*args, **kwargs))
+        return started[-1]
+
+    def interrupted(_):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(child.subprocess, "Popen", recorded)
+    monkeypatch.setattr(child.pickle, "dumps", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        child.ChildRace([(racers.answer_after, (30.0, "never"))])
+    (process,) = started
+    assert process.poll() is not None  # killed and reaped before the interruption went on
+
+
 def test_portfolio_answers_with_the_winning_member():
     spec = build_question(requirements=["OHIO", "UTAH", "IOWA"], shape="3x3")
     answer = fit(spec, backend="portfolio:kissat+cadical")

@@ -184,6 +184,9 @@ def _start(target: Callable[..., Iterator[Any]], args: tuple) -> subprocess.Pope
         process.stdin.close()
     except BrokenPipeError:
         pass
+    except BaseException:  # Ctrl-C while the question is sent: the caller never sees this child
+        _kill(process)
+        raise
     return process
 
 
