@@ -57,7 +57,8 @@ def cell_problems(spec: Question, grid: Grid) -> list[str]:
 
 
 def check_grid(spec: Question, grid: Grid, measure: bool = False) -> GridCheck:
-    """Check a grid against a question with the finder alone. ``measure``: each required word
+    """Check a grid against a question with the finder alone (a grid on another board or move
+    rule than the question's is rejected as such). ``measure``: each required word
     not spelled also says how many letters its nearest path is off (``MAINE is not spelled (2
     letters off)``; a pinned spelling is not measured)."""
     if grid.board.size != spec.board.size or grid.board.neighbours != spec.board.neighbours:
