@@ -39,6 +39,7 @@ def path_rule_text(path_rule: PathRule) -> str:
     """The rule as the answers name it: ``walks`` or ``simple paths``."""
     return "simple paths" if path_rule == "simple" else "walks"
 
+
 _STEPS: dict[str, tuple[tuple[int, int], ...]] = {
     "king": ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)),
     "rook": ((-1, 0), (0, -1), (0, 1), (1, 0)),

@@ -161,10 +161,10 @@ class FitAnswer(Answer):
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready (``fit --json``): the contract's keys (outcome, seconds, stopped_by,
-        exit_code), as every answer starts, then verdict, backend, rounds, model size, detail, what the counting
-        pre-check found when it ran, the conflict (``explain``), the certificate (``certify``)
-        and, when it fits, the grid, each requirement's witness and the grid's full score (as
-        ``score --json``)."""
+        exit_code), as every answer starts, then verdict, backend, rounds, model size, detail,
+        what the counting pre-check found when it ran, the conflict (``explain``), the
+        certificate (``certify``) and, when it fits, the grid, each requirement's witness and
+        the grid's full score (as ``score --json``)."""
         data: dict[str, Any] = {**self.contract_dict(), "seconds": round(self.seconds, 4),
                                 "verdict": self.verdict.value, "backend": self.backend, "rounds": self.rounds,
                                 "model": self.model_size.to_dict(), "detail": self.detail}

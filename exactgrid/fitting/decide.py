@@ -384,4 +384,3 @@ def _explained(answer: FitAnswer, backend: Backend, time_limit: float | None) ->
         note = f"{background_text(answer.question)} cannot hold on this board, whatever the parts"
     detail = "; ".join(x for x in (answer.detail, note) if x)
     return replace(answer, conflict=conflict, detail=detail)
-

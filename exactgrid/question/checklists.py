@@ -67,8 +67,6 @@ def checklist_question(question: Question, checklist: Checklist, water_borders: 
                         min_count=min_count, min_score=min_score, optional=optional)
 
 
-
-
 def _check_targets_count_every_word(question: Question, targets: list[str]) -> None:
     """An item's ``min_states`` or ``min_score`` counts every word of the list at its list
     weight, and a question has one scored set: so the question must score every word so (its
