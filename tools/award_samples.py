@@ -15,11 +15,13 @@ rounds, the distinct grids, how many rounds found a grid seen before, and the fr
 when at most two cells are free, one cell at a time otherwise) and prints the filling that earns
 the most of the seven awards, then scores most, where it beats the grid as found; with
 ``--water-borders`` it does so a second time, C2C judged with the three water-only borders
-counted too. The
-summary estimates how many distinct grids there are in all from how many were seen in exactly one
-round and in exactly two (Chao's estimator for incidence data, a lower bound in expectation),
-since a short search finds some grids far more often than others. ``--out FILE`` appends each
-new grid as it is found, so an interrupted run keeps what it saw.
+counted too. The summary estimates how many distinct grids there are in all from how many were
+seen in exactly one round and in exactly two (Chao's estimator for incidence data, a lower bound
+in expectation, since a short search finds some grids far more often than others). ``--out
+FILE`` appends each new grid as it is found, so an interrupted run keeps what it saw.
+
+What it measured is in docs/benchmarks.md, Seven awards ("The thirteen leave no room" and "Ten
+times the sample").
 
 Every grid is re-scored by the finder and judged by the checklist (``exactgrid check``).
 Exit 0 when some grid was found, 1 when none was.
