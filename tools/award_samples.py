@@ -37,7 +37,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from seven_awards import SEVEN, judge
+from seven_awards import judge
 
 import exactgrid
 from exactgrid.awards import default_checklist
@@ -152,9 +152,7 @@ def best_filling(letters: str, free: tuple[int, ...], water_borders: bool = Fals
         score = exactgrid.score(grid)
         states = frozenset(score.words)
         if states not in verdicts:
-            answer = exactgrid.check(grid, water_borders=water_borders)
-            passed = {item.key for item in answer.checklist.items if item.passed}
-            verdicts[states] = tuple(a for a in SEVEN if a in passed)
+            verdicts[states] = judge(grid, "a filling", water_borders).seven
         filled = Filled(grid, score.total, verdicts[states])
         if best is None or (len(filled.seven), filled.score) > (len(best.seven), best.score):
             best = filled

@@ -83,9 +83,10 @@ class Judged:
         return tuple(a for a in SEVEN if a in self.awards)
 
 
-def judge(grid: str, source: str) -> Judged:
-    """``grid`` re-scored by the finder and checked against the award checklist."""
-    answer = check(grid)
+def judge(grid: str, source: str, water_borders: bool = False) -> Judged:
+    """``grid`` re-scored by the finder and checked against the award checklist (C2C over the
+    water-only borders too when ``water_borders``)."""
+    answer = check(grid, water_borders=water_borders)
     passed = tuple(r.key for r in answer.checklist.items if r.passed)
     return Judged(grid, answer.score.total, len(answer.score.words), passed, source)
 

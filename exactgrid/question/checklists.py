@@ -75,9 +75,7 @@ def _check_targets_count_every_word(question: Question, targets: list[str]) -> N
     NOT FIT, or a FITS, for a question nobody asked): SpecError."""
     named = " and ".join(targets) + (" count" if len(targets) > 1 else " counts")
     if question.optional:
-        every = {w: weight for w, weight in question.words.weights.items()
-                 if w not in question.required_words and w not in question.forbidden}
-        if dict(question.optional) != every:
+        if question.optional != question.but(optional="all").optional:
             raise SpecError(f"{named} every word at its own weight; with optional words of your own "
                             "they would count only those: ask for every word (optional 'all'), or drop the award")
     elif question.min_score is not None or question.min_count is not None:
