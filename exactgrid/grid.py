@@ -89,14 +89,15 @@ def parse_grid(
         raise GridError(f"grid may hold letters A-Z only; found {' '.join(map(repr, bad))}")
     if board is not None:
         return Grid(board, letters)
+    widths = [len(re.sub(r"\s", "", r)) for r in rows_given]
+    if len(widths) > 1 and len(set(widths)) > 1:
+        raise GridError(f"the grid's rows must be equally long; got rows of {', '.join(map(str, widths))} letters")
     if shape is None:
-        widths = {len(re.sub(r"\s", "", r)) for r in rows_given}
-        if len(rows_given) > 1 and len(widths) == 1:
-            rows, cols = len(rows_given), widths.pop()
-        else:
-            rows, cols = shape_for_length(len(letters))
+        rows, cols = (len(widths), widths[0]) if len(widths) > 1 else shape_for_length(len(letters))
     elif isinstance(shape, str):
         rows, cols = parse_shape(shape)
     else:
         rows, cols = shape
+    if len(widths) > 1 and (len(widths), widths[0]) != (rows, cols):
+        raise GridError(f"the grid has {len(widths)} rows of {widths[0]} letters, but the shape is {rows}x{cols}")
     return Grid(Board(rows, cols, moves), letters)

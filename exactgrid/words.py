@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+import string
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,11 +30,18 @@ class UnknownWordError(InputError, KeyError):
 
 
 def normalise_word(text: str) -> str:
-    """Upper-case a name and drop everything but letters: ``New York`` -> ``NEWYORK``.
+    """Upper-case a name and drop its spaces and punctuation: ``New York`` -> ``NEWYORK``,
+    ``Hawai'i`` -> ``HAWAII``.
 
-    Letters outside A-Z are refused (InputError), not folded: ``ß`` is not ``SS``.
+    Letters outside A-Z are refused (InputError), not folded: ``ß`` is not ``SS``; so are
+    digits and other symbols (``TEXAS2`` is not ``TEXAS``).
     """
-    return re.sub(r"[^A-Z]", "", ascii_upper(text, "a word"))
+    upper = ascii_upper(text, "a word")
+    odd = sorted({ch for ch in upper if not ("A" <= ch <= "Z" or ch.isspace() or ch in string.punctuation)})
+    if odd:
+        raise InputError(f"a word holds letters A-Z only (spaces and punctuation are dropped); "
+                         f"{text.strip()!r} has {' '.join(map(repr, odd))}")
+    return re.sub(r"[^A-Z]", "", upper)
 
 
 @dataclass(frozen=True)
@@ -154,12 +162,19 @@ def named_word_list(name: str) -> WordList:
 def read_word_list(path: str | Path, name: str | None = None) -> WordList:
     """Read a word-list file: one word a line (weight 1), or ``word,weight`` (CSV) or
     ``word<TAB>weight`` (TSV). Blank lines and ``#`` comments are skipped; a first line
-    ``word,weight`` (any header whose weight column is not a number) is a header. Words are
+    ``word,weight`` (a first line whose weight column holds no digit) is a header. Words are
     upper-cased and stripped of spaces (``New York`` -> ``NEWYORK``). InputError names the
     file and line of anything else.
     """
     text = read_text_file(path, "word list")
     return parse_word_list(text, name or Path(path).name, str(path))
+
+
+def _is_header(weight_text: str) -> bool:
+    """Whether a first line with this weight column names its columns (``word,weight``)
+    rather than giving a word a weight that is not a whole number (``OHIO,-5``, ``OHIO,1.5``):
+    a header's weight column has no digit in it."""
+    return not re.search(r"[0-9]", weight_text)
 
 
 def parse_word_list(text: str, name: str = "words", source: str = "<words>") -> WordList:
@@ -172,13 +187,16 @@ def parse_word_list(text: str, name: str = "words", source: str = "<words>") -> 
             continue
         if len(cells) > 2 and any(cells[2:]):
             raise InputError(f"{source}:{number}: expected 'word' or 'word,weight', got {delimiter.join(row)!r}")
-        word = normalise_word(cells[0])
+        try:
+            word = normalise_word(cells[0])
+        except InputError as err:
+            raise InputError(f"{source}:{number}: {err}") from None
         weight_text = cells[1] if len(cells) > 1 else ""
         if not word:
             raise InputError(f"{source}:{number}: no letters in {cells[0]!r}")
-        if weight_text and not re.fullmatch(r"[0-9_]+", weight_text):
-            if number == 1 and not weights:
-                continue  # a header line such as "word,weight"
+        if weight_text and not re.fullmatch(r"[0-9]+", weight_text):
+            if number == 1 and not weights and _is_header(weight_text):
+                continue
             raise InputError(f"{source}:{number}: weight {weight_text!r} is not a whole number >= 0")
         if word in weights:
             raise InputError(f"{source}:{number}: {word} is listed twice")

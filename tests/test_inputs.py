@@ -48,10 +48,43 @@ def assert_one_line_error(result, needle):
         (["fit", "OHIO=OHßO"], "'ß'"),
         (["fit", "Oßhio"], "'ß'"),
         (["fit", "OHIO", "--backend", "cpsat-nope"], "unknown backend"),
+        (["fit", "OHIO:²", "--shape", "3x3"], "1-based position"),
+        (["fit", "OHIO:١", "--shape", "3x3"], "1-based position"),
+        (["score", "THOA/IN/ESL"], "rows of 4, 2, 3 letters"),
+        (["score", "THO/AIN/ESL", "--shape", "1x9"], "3 rows of 3 letters, but the shape is 1x9"),
     ],
 )
 def test_bad_options(args, needle):
     assert_one_line_error(run(*args), needle)
+
+
+@pytest.mark.parametrize(
+    ("text", "needle"),
+    [
+        ("OHIO,-5\nUTAH,3\n", ":1: weight '-5'"),  # a first line with a bad weight is no header
+        ("OHIO,1.5\nUTAH,3\n", ":1: weight '1.5'"),
+        ("OHIO,5\nUTAH,_\n", ":2: weight '_'"),
+        ("OHIO,5\nUTAH,1__0\n", ":2: weight '1__0'"),
+        ("word,weight\nOHIO,5\nTEXAS2,3\n", ":3: a word holds letters A-Z only"),
+    ],
+)
+def test_bad_word_list_lines(tmp_path, text, needle):
+    words = tmp_path / "words.csv"
+    words.write_text(text)
+    assert_one_line_error(run("score", "thoainesl", "--words", words), needle)
+
+
+def test_a_word_list_header_and_names_with_spaces_and_punctuation(tmp_path):
+    words = tmp_path / "words.csv"
+    words.write_text("state,population\nOhio,5\nNew York,3\nHawai'i,4\n")
+    data = json.loads(run("score", "thoainesl", "--words", words, "--json").stdout)
+    assert [w["word"] for w in data["found"]] == ["OHIO"] and data["total"] == 5
+
+
+def test_rows_agreeing_with_the_shape_are_read_as_given():
+    assert parse_grid("THO/AIN/ESL", shape="3x3").rows() == ["THO", "AIN", "ESL"]
+    assert parse_grid("THOAINESL", shape="1x9").rows() == ["THOAINESL"]
+    assert parse_grid("THOA/INES", shape=None).rows() == ["THOA", "INES"]
 
 
 def test_a_budget_up_to_the_longest_word_is_fine():

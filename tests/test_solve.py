@@ -79,6 +79,17 @@ def test_solve_finds_the_brute_force_optimum(question: Question) -> None:
     assert [i.score for i in seen] == sorted({i.score for i in seen})
 
 
+def test_words_that_weigh_nothing_are_still_searched_for() -> None:
+    # every weight 0: the search's temperatures and penalty scale with the weights, and must
+    # not vanish with them (they divided by zero); a required word still steers the search
+    words = parse_word_list("OHIO,0\nIOWA,0\n")
+    free = eg.solve(Question(eg.Board(2, 2), words=words), time_limit=None, max_proposals=5_000, workers=1)
+    assert free.verdict == eg.Verdict.FITS and free.score == 0
+    required = Question(eg.Board(3, 3), words=words, required=["OHIO"])
+    answer = eg.solve(required, time_limit=None, max_proposals=200_000, workers=1, seed=2)
+    assert answer.verdict == eg.Verdict.FITS and eg.find(answer.grid, "OHIO", 1) is not None
+
+
 def test_an_impossible_question_is_unknown_with_the_closest_grid() -> None:
     question = Question(eg.Board(2, 2), words=WORDS, required=["ABACA", "ACDC", "CADD"], budget=0)
     answer = eg.solve(question, time_limit=None, max_proposals=20_000, workers=1)

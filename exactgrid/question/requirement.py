@@ -165,7 +165,7 @@ def parse_requirement(text: str, words: WordList, budget: int = 1) -> Requiremen
         if spelled is not None:
             raise SpecError(f"cannot read requirement {text!r}: '=' goes with a position")
         req = Requirement(word, "exact" if how == "exact" else "anywhere")
-    elif how.isdigit():
+    elif re.fullmatch(r"[0-9]+", how):
         letter = _letters(spelled, text) if spelled is not None else None
         if letter is not None and len(letter) != 1:
             raise SpecError(f"{text!r}: give one letter after '=', e.g. {word}:{how}=N")

@@ -123,7 +123,7 @@ class SearchProblem:
         sources, targets, adjacency = _chain_arrays(question, index)
         table, chunks = dilation(board)
         counts = np.bincount(letters, weights=np.repeat(weights.astype(float) / lengths, lengths), minlength=26)
-        counts = counts + counts.sum() * 0.002  # every letter stays possible
+        counts = counts + max(counts.sum(), 1.0) * 0.002  # every letter stays possible (all weights 0 too)
         cdf = cell_letter_cdf(counts, question)
         return cls(
             question=question, words=words, starts=starts, lengths=lengths, letters=letters,
