@@ -8,6 +8,7 @@ batch scorer, and applies the constraints with the finder's verdicts.
 from __future__ import annotations
 
 import itertools
+import json
 import time
 
 import numpy as np
@@ -15,7 +16,7 @@ import pytest
 
 import exactgrid as eg
 from exactgrid.fastscore import Scorer
-from exactgrid.question import Chain, Question
+from exactgrid.question import Chain, Question, build_question
 from exactgrid.solving import SolveError
 from exactgrid.words import parse_word_list
 
@@ -347,3 +348,14 @@ def test_an_exact_move_ignores_the_questions_symmetry_breaking(grid):
     verdict, check, _ = improve_within(question, grid, before, 1, backend="cadical", time_limit=60)
     assert verdict == eg.Verdict.FITS and check.score.total > before
     assert sum(a != b for a, b in zip(check.grid.letters, grid, strict=True)) <= 1
+
+
+@pytest.mark.parametrize(("water", "awards"), [(True, ["20S", "PA", "M8", "4C", "NOCAL", "C2C"]),
+                                               (None, ["20S", "PA", "M8", "4C", "NOCAL"])])
+def test_the_out_file_names_the_awards_under_the_searchs_border_convention(tmp_path, water, awards) -> None:
+    # every cell fixed to the six-award grid whose chain crosses Lake Superior: C2C over water only
+    question = build_question(requirements=["OHIO"], cells="VYMIP/LASET/DNRST/EOIAO/WMCHW")
+    out = tmp_path / "out.jsonl"
+    eg.solve(question, water_borders=water, time_limit=None, max_proposals=1_000, workers=1, out=out)
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [(line["grid"], line["awards"]) for line in lines] == [("VYMIPLASETDNRSTEOIAOWMCHW", awards)]

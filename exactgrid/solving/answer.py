@@ -176,8 +176,9 @@ class _News:
     callbacks), and every improvement appended to the ``out`` file as a JSON line."""
 
     def __init__(self, question: Question, on_progress: OnProgress | None, out: str | Path | None,
-                 old: dict[str, Callable[..., None] | None]) -> None:
+                 old: dict[str, Callable[..., None] | None], water_borders: bool | None = None) -> None:
         self.started = time.monotonic()
+        self.water_borders = water_borders
         self.on_progress = on_progress
         self.old = old
         self.us = question.words.name == us_states().name
@@ -193,10 +194,12 @@ class _News:
             self.file.close()
 
     def awards(self, words: Iterable[str], total: int) -> list[str]:
-        """The default checklist's items a set of found states meets (US states only)."""
+        """The default checklist's items a set of found states meets (US states only), under
+        the search's border convention."""
         if not self.us:
             return []
-        return [r.key for r in evaluate(default_checklist(), tuple(words), total).items if r.passed]
+        return [r.key for r in evaluate(default_checklist(), tuple(words), total, self.water_borders).items
+                if r.passed]
 
     def _tell(self, message: str, kind: str, **numbers: Any) -> None:
         if self.on_progress is not None:
@@ -262,7 +265,8 @@ def solve(question: Question | None = None, *, checklist: Checklist | str | Path
     :class:`SearchStats`), each improvement (kind ``improvement``, with the :class:`Improvement`),
     the kernel's compilation (kind ``compiling``) and the certify window's rounds (``done`` of
     ``total`` windows). ``out``: append every improvement to this file as a JSON line (grid,
-    score, states, the default checklist's awards met, elapsed, cpu_seconds, worker).
+    score, states, the default checklist's awards met (chains under ``water_borders``), elapsed,
+    cpu_seconds, worker).
     ``on_improvement``, ``on_certify_progress`` and ``on_compile`` are the older single-purpose
     callbacks, still called.
 
@@ -281,7 +285,7 @@ def solve(question: Question | None = None, *, checklist: Checklist | str | Path
     workers = clamp_workers_warning(workers)
     start_text = _start_letters(question, start)
     news = _News(constrained, on_progress, out, {"on_improvement": on_improvement, "on_compile": on_compile,
-                                                 "on_certify_progress": on_certify_progress})
+                                                 "on_certify_progress": on_certify_progress}, water_borders)
     with first_interruption_only() as signals:  # a second one must not lose the answer being made
         try:
             answer = _search(constrained, started, time_limit, workers, seed, start_text, schedule, max_proposals,
