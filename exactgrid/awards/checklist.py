@@ -24,7 +24,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
-from ..inputs import InputError, read_text_file
+from ..inputs import MAX_WHOLE, InputError, read_text_file
 from .chains import find_chain, population, resolve_states
 from .errors import ChecklistError
 
@@ -297,6 +297,8 @@ def _label(value: Any, default: str) -> str:
 def _whole(value: Any, where: str, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise ChecklistError(f"{where} {what} must be a whole number >= 0, got {value!r}")
+    if value > MAX_WHOLE:  # as a question's min_score or min_count would refuse it
+        raise ChecklistError(f"{where} {what} {value} is too large (at most 2**62 = {MAX_WHOLE:,})")
     return value
 
 

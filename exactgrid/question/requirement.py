@@ -17,6 +17,7 @@ from ..inputs import (
     check_text,
     check_whole,
 )
+from ..wording import plural
 from ..words import UnknownWordError, WordList, normalise_word
 
 Mode = Literal["anywhere", "exact", "position", "spelled"]
@@ -142,7 +143,8 @@ def _sequence(value: Any, what: str) -> tuple[Any, ...]:
 def _check_budget(req: Requirement, budget: int) -> None:
     """The checks of a requirement that depend on the puzzle's budget."""
     if req.mode == "spelled" and req.alterations > budget:
-        raise SpecError(f"{req.word}={req.spelled} alters {req.alterations} letters; the budget allows {budget}")
+        raise SpecError(f"{req.word}={req.spelled} alters {plural(req.alterations, 'letter')}; "
+                        f"the budget allows {budget}")
     if req.mode == "position" and budget < 1:
         raise SpecError(f"{req.describe()}: an alteration needs a budget of at least 1")
 
@@ -218,7 +220,7 @@ def parse_cell_letters(text: str, board: Board) -> dict[int, str]:
     if len(rows) != board.rows or any(len(r) != board.cols for r in rows):
         raise SpecError(
             f"cells must be {board.rows} rows of {board.cols} cells (a letter, '.' or [letters] each), "
-            f"got {len(rows)} row(s) of widths {sorted({len(r) for r in rows})}"
+            f"got {plural(len(rows), 'row')} of {', '.join(str(len(r)) for r in rows)} cells"
         )
     return {board.cell(r, c): "".join(sorted(set(letters))) for (r, c), letters in choices.items()}
 
