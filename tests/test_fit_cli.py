@@ -186,3 +186,11 @@ def test_explain_names_a_minimal_conflict():
         assert run("fit", alone, "--shape", "3x3").exit_code == 0
     text = run("fit", "ILLINOIS:exact", "OHIO:exact", "UTAH:exact", "--shape", "3x3", "--explain").output
     assert "why: ILLINOIS:exact, UTAH:exact cannot hold together" in text
+
+
+@pytest.mark.parametrize(("shape", "cells", "grid_cell"), [("2x2", "../O.", 2), ("2x1", "./O", 1)])
+def test_inline_cells_may_start_like_a_relative_path(shape, cells, grid_cell):
+    # a first row of free cells reads './' or '../'; that is rows, not a file, when no such file exists
+    result = run("fit", "OHIO", "--shape", shape, "--budget", "2", "--cells", cells, "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["grid"][grid_cell] == "O"

@@ -223,8 +223,9 @@ def read_cells(text: str | None) -> str | None:
         return None
     if os.path.lexists(text):
         return read_text_file(text, "cells file")
-    if re.search(r"[/\n]", text) and not text.startswith(("/", "./", "../", "~")):
-        return text  # rows inline (one row: 'P.NN./'); parse_cell_letters checks them
+    if re.search(r"[/\n]", text) and (not text.startswith(("/", "./", "../", "~"))
+                                      or re.fullmatch(r"[A-Z.?_\[\]/\s]+", text)):
+        return text  # rows inline (one row: 'P.NN./'; '../A.' too); parse_cell_letters checks them
     raise InputError(f"no such cells file {text!r} (give a file, or rows inline like P.NN./...../.....)")
 
 
