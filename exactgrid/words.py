@@ -162,7 +162,7 @@ def named_word_list(name: str) -> WordList:
 def read_word_list(path: str | Path, name: str | None = None) -> WordList:
     """Read a word-list file: one word a line (weight 1), or ``word,weight`` (CSV) or
     ``word<TAB>weight`` (TSV). Blank lines and ``#`` comments are skipped; a first line
-    ``word,weight`` (a first line whose weight column holds no digit) is a header. Words are
+    ``word,weight`` (a first line whose weight column is a name, not a number) is a header. Words are
     upper-cased and stripped of spaces (``New York`` -> ``NEWYORK``). InputError names the
     file and line of anything else.
     """
@@ -171,10 +171,15 @@ def read_word_list(path: str | Path, name: str | None = None) -> WordList:
 
 
 def _is_header(weight_text: str) -> bool:
-    """Whether a first line with this weight column names its columns (``word,weight``)
-    rather than giving a word a weight that is not a whole number (``OHIO,-5``, ``OHIO,1.5``):
-    a header's weight column has no digit in it."""
-    return not re.search(r"[0-9]", weight_text)
+    """Whether a first line with this weight column names its columns (``word,weight``,
+    ``State,Population (2020)``) rather than giving a word a weight that is not a whole number
+    (``OHIO,-5``, ``OHIO,1.5``, ``OHIO,1e6``): a header's weight column holds a letter and does
+    not read as a number."""
+    try:
+        float(weight_text)
+    except ValueError:
+        return bool(re.search(r"[A-Za-z]", weight_text))
+    return False
 
 
 def parse_word_list(text: str, name: str = "words", source: str = "<words>") -> WordList:

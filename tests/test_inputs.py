@@ -63,6 +63,7 @@ def test_bad_options(args, needle):
     [
         ("OHIO,-5\nUTAH,3\n", ":1: weight '-5'"),  # a first line with a bad weight is no header
         ("OHIO,1.5\nUTAH,3\n", ":1: weight '1.5'"),
+        ("OHIO,1e6\nUTAH,3\n", ":1: weight '1e6'"),
         ("OHIO,5\nUTAH,_\n", ":2: weight '_'"),
         ("OHIO,5\nUTAH,1__0\n", ":2: weight '1__0'"),
         ("word,weight\nOHIO,5\nTEXAS2,3\n", ":3: a word holds letters A-Z only"),
@@ -76,7 +77,7 @@ def test_bad_word_list_lines(tmp_path, text, needle):
 
 def test_a_word_list_header_and_names_with_spaces_and_punctuation(tmp_path):
     words = tmp_path / "words.csv"
-    words.write_text("state,population\nOhio,5\nNew York,3\nHawai'i,4\n")
+    words.write_text("State,Population (2020)\nOhio,5\nNew York,3\nHawai'i,4\n")
     data = json.loads(run("score", "thoainesl", "--words", words, "--json").stdout)
     assert [w["word"] for w in data["found"]] == ["OHIO"] and data["total"] == 5
 
