@@ -106,7 +106,7 @@ class BoundAnswer(Answer):
                  f"{plural(self.rounds, 'round')}, {plural(cores, 'pair/count core')} "
                  f"({self.renamed} renamed copies), {self.seconds:.1f} s"]
         if self.word_cores:
-            lines[-1] += f", {len(self.word_cores)} word count cores"
+            lines[-1] += f", {plural(len(self.word_cores), 'word count core')}"
         shown = [f"core {i}: {c.text()}" for i, c in enumerate(self.cores, 1)]
         shown += [f"word count core {i}: no grid with {c.text()}" for i, c in enumerate(self.word_cores, 1)]
         lines += [f"  {line}" for line in shown[:CORES_SHOWN]]
