@@ -9,16 +9,39 @@ ended at once (a worker's solver child dies with it), so nothing is left running
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
+import sys
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
 from .inputs import InputError
 
 
+def die_with_parent(parent: int | None = None) -> None:
+    """Ask the kernel to SIGKILL this process when its parent dies (Linux ``PR_SET_PDEATHSIG``).
+
+    The signal comes even when the parent is killed with SIGKILL and can run no cleanup. If the
+    parent is already gone (it is not ``parent``), exit at once. Elsewhere than Linux this does
+    nothing: there the parent's own cleanup (a killed process group) is what ends a child. The
+    kernel sends the signal when the parent *thread* that started the child ends, so children
+    are started from threads that outlive them (the main thread in the CLI).
+    """
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        pr_set_pdeathsig = 1
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
+    if parent is not None and os.getppid() != parent:
+        os._exit(1)
+
+
 def quiet_worker() -> None:
-    """In a pool worker: Ctrl-C is the parent's to handle (it ends the workers), and SIGTERM
-    simply ends the worker, whatever handlers the parent had when it forked."""
+    """In a pool worker: Ctrl-C is the parent's to handle (it ends the workers), SIGTERM
+    simply ends the worker, whatever handlers the parent had when it forked, and the worker dies
+    with its parent even when the parent is killed with SIGKILL (:func:`die_with_parent`)."""
+    die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name):

@@ -452,3 +452,21 @@ def test_a_forked_worker_takes_a_stop_signal_as_a_worker_not_as_the_parent():
             err = said.read()
     assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGTERM, (status, err)
     assert err == b"" and held.noted == []
+
+
+def test_fit_many_workers_die_with_a_killed_parent(tmp_path):
+    """SIGKILL of ``fit-many``: its pool workers (and their solvers) die too, by PR_SET_PDEATHSIG;
+    they used to be adopted by init and go on solving the queued questions."""
+    big = ["CALIFORNIA", "TEXAS", "FLORIDA", "NEWYORK", "PENNSYLVANIA"]
+    questions = tmp_path / "q.jsonl"
+    questions.write_text("".join(json.dumps({"id": f"q{i}", "shape": "4x4", "require": [*big, state]}) + "\n"
+                                 for i, state in enumerate(["ILLINOIS", "OHIO", "GEORGIA", "MICHIGAN"])))
+    process = start_cli("fit-many", str(questions), "--workers", "2", "--time-limit", "600",
+                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + HANG_SECONDS
+    while len(descendants(process.pid)) < 4:  # two workers, each with its solver child
+        assert time.monotonic() < deadline and process.poll() is None
+        time.sleep(0.05)
+    code, _, survivors = stop(process, signal.SIGKILL)
+    assert code == -signal.SIGKILL
+    assert not survivors

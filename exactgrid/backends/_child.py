@@ -28,6 +28,8 @@ import traceback
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from ..pool import die_with_parent
+
 GRACE_SECONDS = 1.0
 """How long past the time limit a child may take to report before it is killed."""
 
@@ -150,25 +152,6 @@ class ChildRace:
 
 PARENT_ENV = "EXACTGRID_PARENT_PID"
 """The environment variable that tells a child which process it must not outlive."""
-
-
-def die_with_parent(parent: int | None = None) -> None:
-    """Ask the kernel to SIGKILL this process when its parent dies (Linux ``PR_SET_PDEATHSIG``).
-
-    The signal comes even when the parent is killed with SIGKILL and can run no cleanup. If the
-    parent is already gone (it is not ``parent``), exit at once. Elsewhere than Linux this does
-    nothing: there the parent's own cleanup (a killed process group) is what ends a child. The
-    kernel sends the signal when the parent *thread* that started the child ends, so children
-    are started from threads that outlive them (the main thread in the CLI).
-    """
-    if sys.platform.startswith("linux"):
-        import ctypes
-
-        pr_set_pdeathsig = 1
-        with contextlib.suppress(OSError, AttributeError):
-            ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
-    if parent is not None and os.getppid() != parent:
-        os._exit(1)
 
 
 def _start(target: Callable[..., Iterator[Any]], args: tuple) -> subprocess.Popen:
