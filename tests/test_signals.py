@@ -457,10 +457,11 @@ def test_a_forked_worker_takes_a_stop_signal_as_a_worker_not_as_the_parent():
 def test_fit_many_workers_die_with_a_killed_parent(tmp_path):
     """SIGKILL of ``fit-many``: its pool workers (and their solvers) die too, by PR_SET_PDEATHSIG;
     they used to be adopted by init and go on solving the queued questions."""
-    big = ["CALIFORNIA", "TEXAS", "FLORIDA", "NEWYORK", "PENNSYLVANIA"]
+    # 40 or more states on 5x5: no grid is known (33 at most) and nothing refutes it (docs/benchmarks.md,
+    # Prove), so on any machine the questions are still being solved when the parent is killed
     questions = tmp_path / "q.jsonl"
-    questions.write_text("".join(json.dumps({"id": f"q{i}", "shape": "4x4", "require": [*big, state]}) + "\n"
-                                 for i, state in enumerate(["ILLINOIS", "OHIO", "GEORGIA", "MICHIGAN"])))
+    questions.write_text("".join(json.dumps({"id": f"q{n}", "optional": "all", "min_count": n}) + "\n"
+                                 for n in (40, 41, 42, 43)))
     process = start_cli("fit-many", str(questions), "--workers", "2", "--time-limit", "600",
                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + HANG_SECONDS
