@@ -13,7 +13,6 @@ from __future__ import annotations
 import csv
 import io
 import re
-import string
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,13 +33,13 @@ def normalise_word(text: str) -> str:
     ``Hawai'i`` -> ``HAWAII``.
 
     Letters outside A-Z are refused (InputError), not folded: ``ß`` is not ``SS``; so are
-    digits and other symbols (``TEXAS2`` is not ``TEXAS``).
+    digits (``TEXAS2`` is not ``TEXAS``).
     """
     upper = ascii_upper(text, "a word")
-    odd = sorted({ch for ch in upper if not ("A" <= ch <= "Z" or ch.isspace() or ch in string.punctuation)})
-    if odd:
+    digits = sorted({ch for ch in upper if ch.isalnum() and not "A" <= ch <= "Z"})
+    if digits:
         raise InputError(f"a word holds letters A-Z only (spaces and punctuation are dropped); "
-                         f"{text.strip()!r} has {' '.join(map(repr, odd))}")
+                         f"{text.strip()!r} has {' '.join(map(repr, digits))}")
     return re.sub(r"[^A-Z]", "", upper)
 
 

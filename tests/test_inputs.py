@@ -77,7 +77,7 @@ def test_bad_word_list_lines(tmp_path, text, needle):
 
 def test_a_word_list_header_and_names_with_spaces_and_punctuation(tmp_path):
     words = tmp_path / "words.csv"
-    words.write_text("State,Population (2020)\nOhio,5\nNew York,3\nHawai'i,4\n")
+    words.write_text("State,Population (2020)\nOhio,5\nNew York,3\nHawai'i,4\nRhode Island – RI,1\n")
     data = json.loads(run("score", "thoainesl", "--words", words, "--json").stdout)
     assert [w["word"] for w in data["found"]] == ["OHIO"] and data["total"] == 5
 

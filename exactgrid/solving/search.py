@@ -210,10 +210,10 @@ class _Worker:
         if start is not None:
             grids[:] = start
         self.states = ChainStates.start(problem, grids, schedule.cap)
-        mean = float(problem.weights.mean()) if len(problem.weights) else 0.0
-        mean = mean if mean > 0 else 1.0  # no word weighs anything: any temperature will do
+        # when no word weighs anything (or there are none), any temperature and penalty will do
+        mean = float(problem.weights.mean()) if problem.weights.sum() > 0 else 1.0
         self.hot, self.cold = schedule.hot * mean, schedule.cold * mean
-        self.penalty = int(schedule.penalty * max(int(problem.weights.max()) if len(problem.weights) else 1, 1))
+        self.penalty = int(schedule.penalty * max(int(problem.weights.max(initial=0)), 1))
         self.schedule = schedule
         self.best_grid = grids[0].copy()
         self.best_value = np.array([np.iinfo(np.int64).min], dtype=np.int64)
