@@ -175,7 +175,7 @@ def test_word_count_cores_are_certified():
         assert answer.confirmation.startswith(f"certified: {len(answer.cores)} cores, {len(answer.word_cores)} word")
 
 
-def test_a_question_no_grid_meets_is_refuted_by_the_exact_model_at_once():
+def test_a_question_no_grid_meets_is_refuted_by_the_exact_model_at_once(monkeypatch):
     # with a budget of 1, the one-letter word B is in every grid, so forbidding it leaves no grid;
     # the relaxation leaves forbids out, and cores trimmed from the letter limits cut one letter
     # count at a time (122 rounds); the exact model asked with no assumption refutes it whole
@@ -184,6 +184,7 @@ def test_a_question_no_grid_meets_is_refuted_by_the_exact_model_at_once():
     from exactgrid.question import Question
     from exactgrid.words import WordList
 
+    monkeypatch.setattr("exactgrid.prove.exact.ALONE_SECONDS", 600.0)  # however slow the machine (takes ms)
     words = WordList({"AA": 12, "A": 10, "BA": 1, "B": 19, "CB": 9}, "t")
     question = Question(Board(1, 4, "rook"), budget=1, forbidden=("B",), optional="all", words=words)
     answer = bound(question, time_limit=None, exact=True, certify=True)
