@@ -106,3 +106,26 @@ class SlowRefuter(Backend):
     def read_child(self, model, messages, finished) -> Result:
         done = finished and messages and messages[-1][1] == "unsat"
         return Result(Status.UNSAT if done else Status.UNKNOWN, detail="slow refuter")
+
+
+def fail_at_once():
+    """A child whose solver cannot even be imported."""
+    raise ImportError("simulated broken solver")
+    yield  # a generator, as every child call is
+
+
+class Broken(Backend):
+    """A child-process backend whose solver fails to import (a broken install)."""
+
+    name = "broken"
+    description = "test backend: its child raises ImportError"
+    capabilities = frozenset({"decide", "child-process"})
+
+    def available(self) -> bool:
+        return True
+
+    def child_call(self, model, time_limit, seed):
+        return fail_at_once, ()
+
+    def read_child(self, model, messages, finished) -> Result:
+        raise AssertionError("a failed child has nothing to read")

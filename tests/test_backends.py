@@ -163,3 +163,43 @@ def test_a_race_whose_members_all_finish_undecided_keeps_their_best_solution():
     result, children = race([racers.Incumbent(), racers.Incumbent()], model, time_limit=60, seed=0)
     assert result.status == Status.SAT and result.true_vars == frozenset({1})
     assert all(children.finished)
+
+
+def test_a_failing_member_leaves_the_race_and_the_others_decide():
+    """One member's solver is broken: the race goes on without it (it used to raise, ending
+    the whole race and a fit-many batch with it), and a member still standing answers."""
+    from exactgrid.backends.portfolio import race
+
+    model = BoolModel()
+    a = model.new_var()
+    model.add_clause([a])
+    model.add_clause([-a])
+    result, children = race([racers.Broken(), racers.SlowRefuter(0.2)], model, time_limit=30, seed=0, name="p")
+    assert result.status == Status.UNSAT and result.backend == "p(slow-refuter)"
+    assert "ImportError: simulated broken solver" in children.failures[0].reason
+    undecided, _ = race([racers.Broken(), racers.Undecided()], model, time_limit=0.5, seed=0, name="p")
+    assert undecided.status == Status.UNKNOWN
+    assert undecided.detail == "time limit reached; broken failed: ImportError: simulated broken solver"
+
+
+def test_when_every_member_fails_the_backend_fails_in_one_line():
+    from exactgrid.backends import BackendFailed
+    from exactgrid.backends.portfolio import race
+
+    model = BoolModel()
+    model.add_clause([model.new_var()])
+    with pytest.raises(BackendFailed, match=r"^backend 'p' failed: broken: ImportError: simulated broken solver; "
+                                            r"broken: ImportError"):
+        race([racers.Broken(), racers.Broken()], model, time_limit=30, seed=0, name="p")
+    with pytest.raises(BackendFailed, match=r"^backend 'broken' failed: ImportError: simulated broken solver$"):
+        racers.Broken().solve(model, time_limit=30)
+
+
+def test_fit_with_a_broken_backend_is_one_error_line(monkeypatch):
+    """Beside the counting child too: the backend's failure is a BackendFailed (exit 2, one
+    line on the command line), not a traceback."""
+    from exactgrid.backends import BackendFailed
+
+    question = build_question(requirements=["OHIO", "UTAH"], shape="3x3")
+    with pytest.raises(BackendFailed, match="^backend 'broken' failed: ImportError: simulated broken solver$"):
+        fit(question, racers.Broken(), time_limit=30)

@@ -9,7 +9,7 @@ and ``solve()``.
 """
 
 from ._child import run_in_child
-from .base import Backend, BackendError, Result, SolverDisagreement, Status, check_result
+from .base import Backend, BackendError, BackendFailed, Result, SolverDisagreement, Status, check_result
 from .registry import (
     DEFAULT_BACKEND,
     GROUP,
@@ -22,7 +22,7 @@ from .registry import (
 )
 
 __all__ = [
-    "DEFAULT_BACKEND", "GROUP", "Backend", "BackendError", "BackendInfo", "Result",
+    "DEFAULT_BACKEND", "GROUP", "Backend", "BackendError", "BackendFailed", "BackendInfo", "Result",
     "SolverDisagreement", "Status", "backend_name", "backend_names", "check_result", "default_backend_name",
     "get_backend", "list_backends", "run_in_child",
 ]

@@ -36,13 +36,24 @@ GRACE_SECONDS = 1.0
 _HEADER = struct.Struct("!Q")
 
 
+class ChildFailed(RuntimeError):
+    """A child raised an exception: ``reason`` is its last line (``ImportError: no module ...``),
+    ``traceback`` the child's whole traceback (also the message, after a first line)."""
+
+    def __init__(self, traceback_text: str) -> None:
+        self.traceback = traceback_text
+        lines = [line for line in traceback_text.strip().splitlines() if line.strip()]
+        self.reason = lines[-1].strip() if lines else "no reason given"
+        super().__init__(f"solver child process failed: {self.reason}\n{traceback_text}")
+
+
 def run_in_child(target: Callable[..., Iterator[Any]], args: tuple,
                  time_limit: float | None, grace: float = GRACE_SECONDS) -> tuple[list[Any], bool]:
     """Run the module-level generator function ``target(*args)`` in a child; collect what it yields.
 
     Returns ``(messages, finished)``: ``finished`` is False when the child was killed at
     ``time_limit + grace`` seconds (measured from this call) or died without finishing. An
-    exception in the child is raised here as ``RuntimeError`` with the child's traceback.
+    exception in the child is raised here as :class:`ChildFailed` with the child's traceback.
     """
     _, messages, finished = race_in_children([(target, args)], time_limit, grace)
     return messages[0], finished[0]
@@ -58,7 +69,8 @@ def race_in_children(calls: Sequence[tuple[Callable[..., Iterator[Any]], tuple]]
     its messages)`` holds (always, without ``decisive``); a child that finishes without
     deciding just leaves the race. Returns ``(winner, messages, finished)``: the index of the
     deciding child (None when none decided by ``time_limit + grace``), and per child the
-    messages it sent and whether it finished. Every child is killed on return.
+    messages it sent and whether it finished. Every child is killed on return. An exception in
+    a child is raised here as :class:`ChildFailed`.
     """
     deadline = None if time_limit is None else time.monotonic() + time_limit + grace
     with ChildRace(calls, decisive) as race:
@@ -72,13 +84,19 @@ class ChildRace:
     :func:`race_in_children` in two steps, so that the caller can work in between (an
     in-process solver beside a child, say): the children start when this is made, :meth:`wait`
     reads them, :meth:`close` (or leaving the ``with`` block) kills them all, whatever happened.
+
+    A child that raises an exception leaves the race with its :class:`ChildFailed` in
+    ``failures``; :meth:`wait` raises it at once unless ``tolerate_failures`` (a portfolio
+    goes on with the members left).
     """
 
     def __init__(self, calls: Sequence[tuple[Callable[..., Iterator[Any]], tuple]],
-                 decisive: Callable[[int, list[Any]], bool] | None = None) -> None:
+                 decisive: Callable[[int, list[Any]], bool] | None = None, tolerate_failures: bool = False) -> None:
         self.decisive = decisive
+        self.tolerate_failures = tolerate_failures
         self.messages: list[list[Any]] = [[] for _ in calls]
         self.finished = [False] * len(calls)
+        self.failures: list[ChildFailed | None] = [None] * len(calls)
         self.winner: int | None = None
         self._buffers = [b""] * len(calls)
         self._processes: list[subprocess.Popen] = []
@@ -95,6 +113,7 @@ class ChildRace:
         self._launch(*call)
         self.messages.append([])
         self.finished.append(False)
+        self.failures.append(None)
         self._buffers.append(b"")
         return len(self._processes) - 1
 
@@ -112,7 +131,7 @@ class ChildRace:
     def wait(self, deadline: float | None) -> int | None:
         """Read the children until one decides, all have ended, or ``deadline`` (a
         ``time.monotonic()`` value; None: no deadline) passes; the winner's index or None. An
-        exception in a child is raised here as ``RuntimeError`` with the child's traceback."""
+        exception in a child is raised here as :class:`ChildFailed` (unless ``tolerate_failures``)."""
         while self._open and self.winner is None:
             wait = None if deadline is None else deadline - time.monotonic()
             if wait is not None and wait <= 0:
@@ -122,7 +141,14 @@ class ChildRace:
                 break
             for fd in ready:
                 self._read(fd)
+            failed = next((f for f in self.failures if f is not None), None)
+            if failed is not None and not self.tolerate_failures:
+                raise failed
         return self.winner
+
+    def ended(self, index: int) -> bool:
+        """Whether child ``index`` has ended (finished, failed or died), as far as it was read."""
+        return index not in self._open.values()
 
     def _read(self, fd: int) -> None:
         i = self._open[fd]
@@ -133,7 +159,9 @@ class ChildRace:
         self._buffers[i] += chunk
         for message in _unpack(self._buffers, i):
             if message[0] == "error":
-                raise RuntimeError(f"solver child process failed:\n{message[1]}")
+                self.failures[i] = ChildFailed(message[1])
+                del self._open[fd]
+                return
             self.messages[i].append(message)
             if message[0] == "done":
                 self.finished[i] = True

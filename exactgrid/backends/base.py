@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 
 from ..inputs import InputError
 from ..model import BoolModel
+from ._child import ChildFailed
 
 ChildCall = tuple[Callable[..., Iterator[tuple]], tuple[Any, ...]]
 """A module-level generator function and its arguments, to be run in a child process."""
@@ -44,6 +45,24 @@ class Status(enum.Enum):
 
 class BackendError(InputError):
     """A backend cannot be had: unknown name, or not installed/available here (one line)."""
+
+
+class BackendFailed(BackendError):
+    """A backend's solver raised an exception (a broken install, say): one line naming the
+    backend and the exception; the exception (a :class:`~exactgrid.backends._child.ChildFailed`
+    with the child's whole traceback, when it failed in a child) is its ``__cause__``."""
+
+    def __init__(self, backend: str, reason: str) -> None:
+        super().__init__(f"backend {backend!r} failed: {reason}")
+        self.backend = backend
+        self.reason = reason
+
+
+def failed(backend: str, exc: ChildFailed) -> BackendFailed:
+    """The one-line :class:`BackendFailed` for a child's failure, caused by it."""
+    error = BackendFailed(backend, exc.reason)
+    error.__cause__ = exc
+    return error
 
 
 class SolverDisagreement(AssertionError):
@@ -145,15 +164,19 @@ class Backend:
 
         Returns a :class:`Result` whose SAT/OPTIMAL assignment has been checked with
         ``model.satisfied_by`` and whose objective has been recomputed from it. Raises
-        :class:`BackendError` if the backend is not available and :class:`SolverDisagreement`
-        if the solver's answer does not hold up.
+        :class:`BackendError` if the backend is not available, :class:`BackendFailed` (one of
+        them) if its solver raised an exception in a child process, and
+        :class:`SolverDisagreement` if the solver's answer does not hold up.
         """
         if not self.available():
             raise BackendError(not_available_message(self))
         if time_limit is not None and time_limit < 0:
             time_limit = 0.0
         started = time.monotonic()
-        result = self._solve(model, time_limit, seed)
+        try:
+            result = self._solve(model, time_limit, seed)
+        except ChildFailed as exc:
+            raise failed(self.name, exc) from exc
         elapsed = time.monotonic() - started
         result = replace(result, seconds=elapsed, backend=result.backend or self.name)
         return check_result(model, result)

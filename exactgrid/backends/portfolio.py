@@ -18,7 +18,7 @@ from dataclasses import replace
 
 from ..model import BoolModel
 from ._child import ChildRace
-from .base import Backend, BackendError, ChildCall, Result, Status
+from .base import Backend, BackendError, BackendFailed, ChildCall, Result, Status
 
 RACE_GRACE_SECONDS = 0.25
 """How long past the time limit a member that keeps no clock of its own may run."""
@@ -104,6 +104,9 @@ def race(members: Sequence[Backend], model: BoolModel, time_limit: float | None,
     ``time_limit`` the best solution a member reported is kept (SAT), else UNKNOWN. Every child
     is killed on return. ``name``: the backend named in the result (with the winning member in
     brackets); without it, the single member's own name.
+
+    A member whose solver raises an exception leaves the race and the others go on (the
+    result's detail names it); when every member failed, :class:`BackendFailed`.
     """
     calls = [m.child_call(model, time_limit, seed + i) for i, m in enumerate(members)]
     if any(call is None for call in calls):
@@ -124,10 +127,11 @@ def race(members: Sequence[Backend], model: BoolModel, time_limit: float | None,
     def ends_race(index: int, messages: list[tuple]) -> bool:
         if index >= len(members):
             return time.monotonic() >= probed and also_decides(index)
-        return decides(index, messages) or all(children.finished[: len(members)])  # no member left
+        return decides(index, messages) or all(children.finished[j] or children.ended(j)
+                                               for j in range(len(members)))  # no member left
 
     deadline = None if time_limit is None else started + time_limit + RACE_GRACE_SECONDS
-    with ChildRace([*calls, *(call for call, _ in also)], ends_race) as children:
+    with ChildRace([*calls, *(call for call, _ in also)], ends_race, tolerate_failures=True) as children:
         winner = None
         if also and probe > 0:  # the members' probe; after it, an extra call that decided in it wins at once
             winner = children.wait(probed if deadline is None else min(probed, deadline))
@@ -136,16 +140,36 @@ def race(members: Sequence[Backend], model: BoolModel, time_limit: float | None,
                     (i for i in range(len(members), len(members) + len(also)) if also_decides(i)), None)
         if winner is None:
             winner = children.wait(deadline)
+        running = not all(map(children.ended, range(len(members))))
+    failures = [(m.name, f) for m, f in zip(members, children.failures) if f is not None]
+    if len(failures) == len(members):
+        error = BackendFailed(name or members[0].name, "; ".join(f"{who}: {f.reason}" for who, f in failures)
+                              if name else failures[0][1].reason)
+        raise error from failures[0][1]
     if winner is not None and winner < len(members) and decides(winner, children.messages[winner]):
         result = members[winner].read_child(model, children.messages[winner], True)
         return replace(result, backend=f"{name}({members[winner].name})" if name else members[winner].name), children
     if winner is not None and winner >= len(members):
         return Result(Status.UNKNOWN, detail="decided beside the solver", backend=name or members[0].name), children
     partial = [m.read_child(model, msgs, done)
-               for m, msgs, done in zip(members, children.messages, children.finished)]
+               for m, msgs, done, failure in zip(members, children.messages, children.finished, children.failures)
+               if failure is None]
     found = [r for r in partial if r.found]
+    detail = _why_undecided(members, children, running)
     if not found:
-        return Result(Status.UNKNOWN, detail="time limit reached", backend=name or members[0].name), children
+        return Result(Status.UNKNOWN, detail=detail, backend=name or members[0].name), children
     objective = model.objective_value
     best = found[0] if model.objective is None else max(found, key=lambda r: objective(r.true_vars or ()))
-    return replace(best, status=Status.SAT, backend=name or members[0].name, detail="time limit reached"), children
+    return replace(best, status=Status.SAT, backend=name or members[0].name, detail=detail), children
+
+
+def _why_undecided(members: Sequence[Backend], children: ChildRace, running: bool) -> str:
+    """Why no member decided: the time limit (some member was still running at it), and every
+    member that failed or whose process died (killed, out of memory) before it."""
+    reasons = ["time limit reached"] if running else []
+    for i, member in enumerate(members):
+        if children.failures[i] is not None:
+            reasons.append(f"{member.name} failed: {children.failures[i].reason}")
+        elif children.ended(i) and not children.finished[i]:
+            reasons.append(f"{member.name}'s process ended without an answer (killed, or out of memory)")
+    return "; ".join(reasons) or "no member decided"

@@ -17,7 +17,8 @@ from pathlib import Path
 
 from ..answer import DEFAULT_TIME_LIMIT, OnProgress, ProgressEvent
 from ..backends import Backend, Result, Status, get_backend
-from ..backends.base import check_result
+from ..backends._child import ChildFailed
+from ..backends.base import check_result, failed
 from ..backends.portfolio import RACE_GRACE_SECONDS as _RACE_GRACE
 from ..encode import Encoding, EncodingTimeout, encode
 from ..finder import find
@@ -118,6 +119,8 @@ def fit(question: Question, backend: str | Backend | None = None, time_limit: fl
     try:
         run.tell(f"solving with {solver.name}")
         answer = _decide(run, seed, explain, counting, write or {})
+    except ChildFailed as exc:  # the backend's child, beside the counting loop's
+        raise failed(solver.name, exc) from exc
     except (KeyboardInterrupt, RuntimeError) as caught:  # Ctrl-C, or SIGTERM/SIGHUP (see exactgrid.stopping)
         if (exc := interruption_behind(caught)) is None:
             raise
