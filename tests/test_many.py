@@ -108,3 +108,113 @@ def test_a_worker_that_dies_leaves_errors_not_a_traceback():
     with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork"), initializer=_die) as pool:
         answers = list(fit_many(questions, executor=pool, time_limit=30))
     assert len(answers) == 2 and all(a.answer is None and a.error == WORKER_DIED for a in answers)
+
+
+def _forked_pool(workers: int):
+    """A pool whose workers are forked, whatever the default start method: they inherit the
+    test's monkeypatches."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"))
+
+
+def _killing(word: str, marks: str | None):
+    """A stand-in for ``fit`` in a forked worker: a question requiring ``word`` kills its worker
+    process (as the kernel's OOM killer would): every time, or with ``marks`` (a folder) only the
+    first time. Other questions are answered."""
+    import os
+    import signal
+    from pathlib import Path
+
+    from exactgrid.fitting.decide import fit
+
+    def dying_fit(question, **kwargs):
+        if question.required[0].word == word:
+            mark = Path(marks) / word if marks else None
+            if mark is None or not mark.exists():
+                if mark is not None:
+                    mark.touch()
+                os.kill(os.getpid(), signal.SIGKILL)
+        return fit(question, **kwargs)
+
+    return dying_fit
+
+
+STATES = ("OHIO", "UTAH", "IOWA", "IDAHO")
+
+
+def _ask(monkeypatch, dying_fit):
+    import exactgrid.fitting.many as many
+
+    monkeypatch.setattr(many, "fit", dying_fit)  # the forked workers inherit it
+    monkeypatch.setattr(many, "process_pool", _forked_pool)
+    questions = [(word, eg.Question(eg.Board(3, 3), required=[word])) for word in STATES]
+    answers = {a.id: a for a in fit_many(questions, backend="cadical", workers=1, time_limit=60)}
+    assert sorted(answers) == sorted(STATES)  # a line for every question
+    assert not multiprocessing.active_children()  # no pool left
+    return answers
+
+
+def test_a_worker_killed_in_our_pool_is_replaced_and_its_questions_asked_again(tmp_path, monkeypatch):
+    """UTAH kills its worker once, with the others in flight beside it: the pool made by
+    fit_many is replaced and every question is asked again, so every one is answered (a dead
+    worker used to crash the batch with a traceback)."""
+    answers = _ask(monkeypatch, _killing("UTAH", str(tmp_path)))
+    assert all(a.verdict == "fits" for a in answers.values()), answers
+    assert (tmp_path / "UTAH").exists()  # it did kill a worker
+
+
+def test_a_question_that_kills_its_worker_alone_is_the_only_one_not_answered(monkeypatch):
+    """UTAH kills every worker it meets: asked again alone, it kills that one too, and is the
+    only question not answered; the questions in flight beside it the first time are answered."""
+    from exactgrid.fitting.many import WORKER_DIED
+
+    answers = _ask(monkeypatch, _killing("UTAH", None))
+    assert answers["UTAH"].error == WORKER_DIED and answers["UTAH"].exit_code == 3
+    assert all(answers[word].verdict == "fits" for word in STATES if word != "UTAH"), answers
+    line = answers["UTAH"].to_dict()
+    assert line["outcome"] == "unknown" and line["exit_code"] == 3 and line["seconds"] == 0.0
+
+
+def test_a_worker_that_raises_answers_its_line_and_the_batch_goes_on(monkeypatch):
+    import exactgrid.fitting.many as many
+
+    real = many.fit
+
+    def broken_for_utah(question, **kwargs):
+        if question.required[0].word == "UTAH":
+            raise ZeroDivisionError("a bug in a worker")
+        return real(question, **kwargs)
+
+    monkeypatch.setattr(many, "fit", broken_for_utah)
+    monkeypatch.setattr(many, "process_pool", _forked_pool)
+    questions = [(word, eg.Question(eg.Board(3, 3), required=[word])) for word in ("OHIO", "UTAH")]
+    by_id = {a.id: a for a in fit_many(questions, backend="cadical", workers=1, time_limit=60)}
+    assert by_id["OHIO"].verdict == "fits"
+    assert by_id["UTAH"].error == "not answered: the worker failed: ZeroDivisionError: a bug in a worker"
+
+
+def test_an_interruption_gives_every_question_a_line_then_goes_on(monkeypatch):
+    """Ctrl-C (or SIGTERM, raised as KeyboardInterrupt) while questions are in flight: the pool
+    is stopped, each question not answered gets a line saying so, and then the interruption
+    is raised (fit-many used to print only one "stopped" line)."""
+    import exactgrid.fitting.many as many
+    from exactgrid.stopping import Terminated
+
+    def interrupted(*args, **kwargs):
+        raise Terminated(15)
+
+    monkeypatch.setattr(many, "wait", interrupted)
+    questions = [(word, eg.Question(eg.Board(3, 3), required=[word])) for word in STATES]
+    questions.append(ManyAnswer("bad", error="q.jsonl:5: unknown word 'XX'"))
+    seen = []
+    with pytest.raises(Terminated):
+        for answer in fit_many(questions, backend="cadical", workers=1, time_limit=60):
+            seen.append(answer)
+    assert sorted(map(str, (a.id for a in seen))) == sorted([*STATES, "bad"])
+    lines = {a.id: a.to_dict() for a in seen}
+    assert lines["bad"] == {"id": "bad", "error": "q.jsonl:5: unknown word 'XX'", "exit_code": 2}
+    for word in STATES:
+        assert lines[word] == {"id": word, "outcome": "unknown", "seconds": 0.0, "stopped_by": "SIGTERM",
+                               "exit_code": 3, "error": "not answered: interrupted (SIGTERM)"}
+    assert not multiprocessing.active_children()

@@ -203,7 +203,8 @@ def fit_many_command(ctx: click.Context, questions_file: str, backend: str | Non
     in completion order: id, verdict, grid, seconds and the rest of 'fit --json', or id and
     error (a line that is not JSON, gives a key twice or is nested too deeply is an error for
     that line). Exit status 0; 2 if some line was bad input, or (one Error line) when the file
-    holds no question; 3 if some question was not answered (time limit, Ctrl-C).
+    holds no question; 3 if some question was not answered (time limit, Ctrl-C, a worker that
+    died or failed: each such question still gets its line).
     """
     from ..backends import get_backend
     from ..fitting.many import fit_many, read_questions

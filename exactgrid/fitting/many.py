@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -28,6 +28,7 @@ from ..inputs import InputError, check_seconds, check_whole, clamp_workers_warni
 from ..pool import dask_executor as dask_executor  # re-exported: fit_many on a Dask cluster
 from ..pool import process_pool, stop_pool
 from ..question import Question, Verdict, question_from_table
+from ..stopping import interruption
 from .answer import FitAnswer
 from .decide import fit
 
@@ -43,13 +44,15 @@ class ManyAnswer(Answer):
     """The answer to one question of a batch, under the id it was given (or its index).
 
     ``answer`` is None when the question could not be asked (``error`` says why: bad input
-    on its line) or was not reached (``error`` is "not answered: ...").
+    on its line) or was not answered (``error`` is "not answered: ..."; ``stopped`` names the
+    interruption, Ctrl-C or a signal, that stopped the batch, if one did).
     """
 
     id: Any
     answer: FitAnswer | None = None
     error: str | None = None
     worker: str = ""
+    stopped: str | None = None
 
     @property
     def verdict(self) -> Verdict | None:
@@ -68,8 +71,8 @@ class ManyAnswer(Answer):
 
     @property
     def stopped_by(self) -> str | None:  # type: ignore[override]
-        """What interrupted the answer's work, or None."""
-        return self.answer.stopped_by if self.answer is not None else None
+        """What interrupted the answer's work (or the batch, for a question not answered), or None."""
+        return self.answer.stopped_by if self.answer is not None else self.stopped
 
     @property
     def exit_code(self) -> int:
@@ -80,11 +83,16 @@ class ManyAnswer(Answer):
         return 3 if self.answer.exit_code == 3 else 0  # UNKNOWN, or interrupted
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON line ``fit-many`` prints: ``id`` and either the keys of ``fit --json`` plus
-        ``worker`` (host:pid), or ``error``."""
-        if self.answer is None:
-            return {"id": self.id, "error": self.error}
-        return {"id": self.id, **self.answer.to_dict(), "worker": self.worker}
+        """The JSON line ``fit-many`` prints: ``id`` and the keys of ``fit --json`` plus
+        ``worker`` (host:pid); for a question not answered, ``id``, ``outcome`` (unknown),
+        ``seconds``, ``stopped_by``, ``exit_code`` (3) and ``error``; for bad input, ``id``,
+        ``error`` and ``exit_code`` (2)."""
+        if self.answer is not None:
+            return {"id": self.id, **self.answer.to_dict(), "worker": self.worker}
+        if self.exit_code == 3:
+            return {"id": self.id, "outcome": self.outcome.value, "seconds": 0.0, "stopped_by": self.stopped,
+                    "exit_code": 3, "error": self.error}
+        return {"id": self.id, "error": self.error, "exit_code": self.exit_code}
 
     def text(self) -> str:
         """The JSON line (``fit-many`` prints JSON lines only)."""
@@ -134,6 +142,14 @@ def fit_many(
     ``scheduler`` (without ``executor``): run on the Dask cluster whose scheduler is at this
     address (``tcp://host:8786``), connected for the run and closed after it.
     Every grid in an answer has been checked by the finder in the worker.
+
+    Every question gets a line, whatever happens. A worker that fails (a backend's exception,
+    a Dask worker lost) answers its question with "not answered: ...". When a process of the
+    pool made here dies (killed, out of memory), the pool is replaced and the questions it held
+    are asked again, one at a time with nothing beside them; a question whose worker dies then,
+    alone, is "not answered" (:data:`WORKER_DIED`). On Ctrl-C,
+    SIGTERM or SIGHUP the pool is stopped, every question not answered is yielded as "not
+    answered: interrupted (...)", and then the interruption is raised.
     """
     if time_limit is not None:
         time_limit = check_seconds(time_limit)
@@ -147,80 +163,149 @@ def fit_many(
         count = clamp_workers_warning(workers)
     else:  # a cluster's workers are not this machine's cores: in flight as asked (default: one a core here)
         count = check_whole(workers, "workers", low=1) if workers is not None else usable_cores()
-    pool = executor or process_pool(count)
     deadline = None if total_time_limit is None else time.time() + total_time_limit
-    pending: dict[Future[ManyAnswer], Any] = {}
-    stream = iter(enumerate(questions))
+    batch = _Batch(executor or process_pool(count), own, (backend, time_limit, deadline, seed))
+    stream = _Queue(enumerate(questions))
     finished = False
     try:
         while True:
-            yield from _submit(stream, pending, count * IN_FLIGHT_PER_WORKER,
-                               lambda ident, q: pool.submit(answer_one, ident, q, backend, time_limit, deadline, seed))
-            if not pending:
+            yield from batch.submit(stream, count * IN_FLIGHT_PER_WORKER)
+            if not batch.pending:
                 finished = True
                 return
             left = None if deadline is None else max(0.0, deadline - time.time())
-            done, _ = wait(pending, timeout=left, return_when=FIRST_COMPLETED)
+            done, _ = wait(batch.pending, timeout=left, return_when=FIRST_COMPLETED)
             if not done:  # the total time limit: what is left is not answered
                 break
             for future in done:
-                ident = pending.pop(future)
-                yield _result(future, ident)
-        yield from _not_answered(pending, stream)
+                answer = batch.collect(future, stream)
+                if answer is not None:
+                    yield answer
+        yield from _not_answered(batch.pending, stream, NOT_ANSWERED)
+    except KeyboardInterrupt as exc:  # Ctrl-C, SIGTERM, SIGHUP: the pool goes first, then a line a question
+        batch.stop()
+        yield from _not_answered(batch.pending, stream, f"not answered: interrupted ({interruption(exc)})",
+                                 interruption(exc))
+        raise
     finally:
-        for future in pending:
+        for future in batch.pending:
             future.cancel()
-        if own:
-            if finished:
-                pool.shutdown(wait=True)
-            else:  # time limit, Ctrl-C, SIGTERM, or the caller stopped reading
-                stop_pool(pool)  # type: ignore[arg-type]
+        if finished:
+            batch.close()
+        else:  # time limit, Ctrl-C, SIGTERM, or the caller stopped reading
+            batch.stop()
         if close is not None:
             close()
 
 
-def _submit(stream: Iterator[tuple[int, Any]], pending: dict[Future[ManyAnswer], Any], in_flight: int,
-            submit: Callable[[Any, Question], Future[ManyAnswer]]) -> Iterator[ManyAnswer]:
-    """Submit questions from ``stream`` until ``in_flight`` are pending (or it ends), yielding the
-    bad-input answers met on the way."""
-    while len(pending) < in_flight:
-        item = next(stream, None)
-        if item is None:
-            return
-        index, given = item
-        if isinstance(given, ManyAnswer):
-            yield given
-            continue
-        ident, question = given if isinstance(given, tuple) else (index, given)
-        if not isinstance(question, Question):
-            raise TypeError(f"fit_many takes Questions or (id, Question) pairs, got {question!r}")
-        pending[submit(ident, question)] = ident
+class _Queue:
+    """The questions still to ask: the suspects first (in flight when a process of the pool
+    died, so maybe its cause), then the stream."""
+
+    def __init__(self, stream: Iterator[tuple[int, Any]]) -> None:
+        self.stream = stream
+        self.suspects: list[tuple[Any, Question]] = []
+
+    def __iter__(self) -> Iterator[tuple[int, Any]]:
+        return self
+
+    def __next__(self) -> tuple[int, Any]:
+        if self.suspects:
+            return -1, self.suspects.pop(0)
+        return next(self.stream)
 
 
-def _not_answered(pending: dict[Future[ManyAnswer], Any], stream: Iterator[tuple[int, Any]]) -> Iterator[ManyAnswer]:
-    """Every question pending or not yet submitted when the total time limit came."""
-    for future, ident in pending.items():
+class _Batch:
+    """The pool and the questions in flight on it (future -> id, question, whether it runs
+    alone: a suspect asked again with nothing beside it)."""
+
+    def __init__(self, pool: Executor, own: bool, settings: tuple) -> None:
+        self.pool = pool
+        self.own = own
+        self.settings = settings
+        self.pending: dict[Future[ManyAnswer], tuple[Any, Question, bool]] = {}
+
+    def submit(self, stream: _Queue, in_flight: int) -> Iterator[ManyAnswer]:
+        """Submit questions from ``stream`` until ``in_flight`` are pending (or it ends),
+        yielding the bad-input answers met on the way. A suspect is asked alone, once nothing
+        else is in flight, so that a process that dies under it was killed by its question."""
+        while len(self.pending) < in_flight:
+            alone = bool(stream.suspects) or any(alone for _, _, alone in self.pending.values())
+            if alone and self.pending:
+                return
+            item = next(stream, None)
+            if item is None:
+                return
+            index, given = item
+            if isinstance(given, ManyAnswer):
+                yield given
+                continue
+            ident, question = given if isinstance(given, tuple) else (index, given)
+            if not isinstance(question, Question):
+                raise TypeError(f"fit_many takes Questions or (id, Question) pairs, got {question!r}")
+            self.pending[self._submit(ident, question)] = (ident, question, alone)
+
+    def _submit(self, ident: Any, question: Question) -> Future[ManyAnswer]:
+        try:
+            return self.pool.submit(answer_one, ident, question, *self.settings)
+        except BrokenProcessPool as exc:  # a process of the pool died
+            if not self.own:  # not ours to replace: this question is not answered
+                failed: Future[ManyAnswer] = Future()
+                failed.set_exception(exc)
+                return failed
+            workers = self.pool._max_workers  # type: ignore[attr-defined]
+            stop_pool(self.pool)  # type: ignore[arg-type]
+            self.pool = process_pool(workers)
+            return self.pool.submit(answer_one, ident, question, *self.settings)
+
+    def collect(self, future: Future[ManyAnswer], stream: _Queue) -> ManyAnswer | None:
+        """The answer of a finished future, or None when its question goes back on ``stream``
+        as a suspect (a process of our pool died while it was in flight beside others)."""
+        ident, question, alone = self.pending.pop(future)
+        if self.own and not alone and isinstance(future.exception(), BrokenProcessPool):
+            stream.suspects.append((ident, question))
+            return None
+        return _result(future, ident)
+
+    def close(self) -> None:
+        """Shut our pool down, waiting for nothing (every question has been answered)."""
+        if self.own:
+            self.pool.shutdown(wait=True)
+
+    def stop(self) -> None:
+        """Stop our pool now (its processes ended); a given executor is left open."""
+        if self.own:
+            stop_pool(self.pool)  # type: ignore[arg-type]
+
+
+def _not_answered(pending: dict[Future[ManyAnswer], tuple[Any, Question, bool]], stream: Iterator[tuple[int, Any]],
+                  why: str, stopped_by: str | None = None) -> Iterator[ManyAnswer]:
+    """Every question pending or not yet submitted when the run stopped (``why``)."""
+    for future, (ident, _, _) in list(pending.items()):
         future.cancel()
-        yield ManyAnswer(ident, error=NOT_ANSWERED)
+        del pending[future]
+        yield ManyAnswer(ident, error=why, stopped=stopped_by)
     for index, given in stream:
         if isinstance(given, ManyAnswer):
             yield given
         else:
-            yield ManyAnswer(given[0] if isinstance(given, tuple) else index, error=NOT_ANSWERED)
+            yield ManyAnswer(given[0] if isinstance(given, tuple) else index, error=why, stopped=stopped_by)
 
 
 WORKER_DIED = "not answered: a worker process died (killed, or out of memory)"
-"""The error of a question whose pool worker died, and of those queued behind it (a pool
-that lost a process takes no more work)."""
+"""The error of a question whose pool process died while it ran alone (asked again after a
+first death beside others), or whose process in a pool fit_many was given died."""
 
 
 def _result(future: Future[ManyAnswer], ident: Any) -> ManyAnswer:
     try:
         return future.result()
-    except InputError as exc:  # a question a worker refused (e.g. a model too large)
+    except InputError as exc:  # a question a worker refused (a model too large), or a broken backend
         return ManyAnswer(ident, error=str(exc))
     except BrokenProcessPool:
         return ManyAnswer(ident, error=WORKER_DIED)
+    except Exception as exc:  # noqa: BLE001 - a Dask worker lost (KilledWorker), or a bug: this line says so
+        return ManyAnswer(ident, error=f"not answered: the worker failed: {type(exc).__name__}: {exc}")
 
 
 def read_questions(lines: Iterable[str], source: str = "<questions>",
