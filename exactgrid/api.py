@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,7 +25,7 @@ from .finder import Score
 from .finder import score as score_grid
 from .geometry import MoveRule, PathRule
 from .grid import Grid, parse_grid
-from .inputs import InputError
+from .inputs import InputError, check_seconds
 from .notebook import answer_html, coloured, table
 from .question import Question
 from .render.text import checklist_dict, checklist_table, item_evidence, score_dict, score_text
@@ -159,6 +159,8 @@ def fit(question: Question, backend: str | Backend | None = None, time_limit: fl
     (<Outcome.FITS: 'fits'>, 0)
     """
     started = time.monotonic()
+    if time_limit is not None:
+        time_limit = check_seconds(time_limit)
     try:  # an interruption while the solvers' modules load is an answer too
         from .fitting import fit as decide
 
@@ -171,8 +173,10 @@ def fit(question: Question, backend: str | Backend | None = None, time_limit: fl
         if (exc := interruption_behind(caught)) is None:
             raise
         return _interrupted_fit(question, backend, started, exc)
-    return decide(question, backend, time_limit, seed, encoding=encoding, explain=explain, counting=counting,
-                  certify=certify, write=write, on_progress=on_progress, first=first)
+    left = None if time_limit is None else max(0.0, time_limit - (time.monotonic() - started))  # the imports took some
+    answer = decide(question, backend, left, seed, encoding=encoding, explain=explain, counting=counting,
+                    certify=certify, write=write, on_progress=on_progress, first=first)
+    return replace(answer, seconds=time.monotonic() - started)
 
 
 def _interrupted_fit(question: Question, backend: str | Backend | None, started: float,
