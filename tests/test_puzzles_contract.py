@@ -225,3 +225,26 @@ def test_cli_json_starts_with_the_contract():
         result = CliRunner().invoke(cli, [*args, "--json"])
         data = json.loads(result.stdout)
         assert list(data)[:4] == CONTRACT and data["exit_code"] == result.exit_code == 0, args
+
+
+def test_sumsquares_ilp_out_of_time_says_the_time_ran_out(monkeypatch):
+    """A backend that gives up (CBC's "Not Solved" at its time limit) is no grid *before the
+    time limit ran out*, UNKNOWN: never read as "no grid" (the all-zero grid keeps every rule)."""
+    from tests import racers
+
+    monkeypatch.setattr(ss, "get_backend", lambda name: racers.GivesUp())
+    answer = ss.solve_sum_of_squares(3, method="ilp", time_limit=30)
+    assert answer.outcome == Outcome.UNKNOWN and answer.exit_code == 3 and answer.grid == ()
+    assert "no grid found before the time limit ran out (gave up)" in answer.how, answer.how
+
+
+def test_letterboxed_ilp_out_of_time_names_the_time_limit_not_a_number(words, monkeypatch):
+    """The ILP's round that ran out of time says so (it used to print what was left of the
+    clock as the limit: "the 0 s time limit")."""
+    import exactgrid.backends
+    from tests import racers
+
+    monkeypatch.setattr(exactgrid.backends, "get_backend", lambda name: racers.GivesUp())
+    answer = lb.solve_letter_boxed("vro wal eth bdi", words, method="ilp", time_limit=30)
+    assert answer.outcome == Outcome.UNKNOWN and answer.exit_code == 3
+    assert "k=1 unknown (the time limit ran out)" in answer.how, answer.how

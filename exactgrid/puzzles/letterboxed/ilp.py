@@ -156,7 +156,7 @@ def _ilp_rounds(box: LetterBox, reduced: list[WordEdge], limit: int, solver: Bac
             rounds.found = chain.decode(result.true_vars)
             rounds.steps.append(f"k={k} feasible")
         else:
-            why = (f"the {clock.time_limit:g} s time limit ran out" if clock.time_limit is not None
+            why = ("the time limit ran out" if clock.time_limit is not None
                    else f"the backend said {result.status.value if result is not None else 'nothing'}")
             rounds.steps.append(f"k={k} unknown ({why})")
             rounds.proven = False
