@@ -123,8 +123,10 @@ def test_a_backend_name_registered_twice_warns_and_the_last_wins(monkeypatch):
     plugin = EntryPoint("kissat", f"{__name__}:Liar", registry.GROUP)
     other = EntryPoint("liar", f"{__name__}:Liar", "some.other.group")
     monkeypatch.setattr(registry, "entry_points", fake_points(builtin, plugin, other))
+    monkeypatch.setattr(registry, "_WARNED", set())
     with pytest.warns(registry.BackendShadowingWarning) as caught:
         points = registry._entry_points()
+        assert registry._entry_points()["kissat"] is plugin  # read again: no second warning
     assert points["kissat"] is plugin and "liar" not in points
     assert "cadical" in points  # the built-in fallbacks still fill in the rest
     assert len(caught) == 1
@@ -203,3 +205,14 @@ def test_fit_with_a_broken_backend_is_one_error_line(monkeypatch):
     question = build_question(requirements=["OHIO", "UTAH"], shape="3x3")
     with pytest.raises(BackendFailed, match="^backend 'broken' failed: ImportError: simulated broken solver$"):
         fit(question, racers.Broken(), time_limit=30)
+
+
+def test_a_pysat_solver_that_needs_its_own_package_names_that_package():
+    """PySAT runs CryptoMiniSat through pycryptosat: installing python-sat (already here) would
+    not help, so the error names pycryptosat."""
+    import importlib.util
+
+    if importlib.util.find_spec("pycryptosat") is not None:
+        pytest.skip("pycryptosat is installed here")
+    with pytest.raises(BackendError, match=r"install it with: pip install pycryptosat$"):
+        get_backend("pysat:cryptosat")

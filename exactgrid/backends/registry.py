@@ -74,12 +74,20 @@ def shadowing_message(first: EntryPoint, last: EntryPoint) -> str:
             f"using {last.value!r}, the last registered")
 
 
+_WARNED: set[str] = set()
+"""The shadowing messages already given in this process: each is given once, however often the
+registry is read (a command reads it several times)."""
+
+
 def _entry_points() -> dict[str, EntryPoint]:
     found: dict[str, EntryPoint] = {}
     for point in entry_points(group=GROUP):
         earlier = found.get(point.name)
         if earlier is not None and earlier.value != point.value:
-            warnings.warn(shadowing_message(earlier, point), BackendShadowingWarning, stacklevel=2)
+            message = shadowing_message(earlier, point)
+            if message not in _WARNED:
+                _WARNED.add(message)
+                warnings.warn(message, BackendShadowingWarning, stacklevel=2)
         found[point.name] = point
     for name, value in BUILTIN_ENTRY_POINTS.items():
         found.setdefault(name, EntryPoint(name=name, value=value, group=GROUP))

@@ -122,6 +122,10 @@ def child_search(solver_name: str, model: BoolModel, fresh_solver_each_round: bo
     yield from sat_search(solver_name, model, None, False, fresh_solver_each_round)
 
 
+EXTRA_PACKAGES = {"cryptosat": "pycryptosat"}
+"""PySAT solvers that need a package of their own (PySAT wraps CryptoMiniSat through ``pycryptosat``)."""
+
+
 class PySATBackend(Backend):
     """Any PySAT solver by its PySAT name (``pysat:<name>``, e.g. ``pysat:maplechrono``)."""
 
@@ -142,6 +146,8 @@ class PySATBackend(Backend):
             self.solver_name = solver_name
             self.name = f"pysat:{solver_name}"
             self.description = f"PySAT {solver_name}"
+            if solver_name in EXTRA_PACKAGES:  # PySAT has it, through another package
+                self.install_hint = f"pip install {EXTRA_PACKAGES[solver_name]}"
 
     @property
     def capabilities(self) -> frozenset[str]:  # type: ignore[override]
