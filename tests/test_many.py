@@ -218,3 +218,17 @@ def test_an_interruption_gives_every_question_a_line_then_goes_on(monkeypatch):
         assert lines[word] == {"id": word, "outcome": "unknown", "seconds": 0.0, "stopped_by": "SIGTERM",
                                "exit_code": 3, "error": "not answered: interrupted (SIGTERM)"}
     assert not multiprocessing.active_children()
+
+
+@pytest.mark.usefixtures("two_cores")
+def test_a_words_file_in_a_questions_file_is_found_beside_it(tmp_path, monkeypatch):
+    """As in an instance file, a relative ``words`` path is relative to the questions file's
+    folder, not to wherever fit-many was started (it used to be the working directory)."""
+    folder = tmp_path / "batch"
+    folder.mkdir()
+    (folder / "mine.txt").write_text("CAT\nDOG\n")
+    (folder / "q.jsonl").write_text('{"id": "cat", "shape": "2x2", "words": "mine.txt", "require": ["CAT:exact"]}\n')
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, ["fit-many", "batch/q.jsonl", "--backend", "cadical", "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output.splitlines()[0])["verdict"] == "fits"

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -211,10 +212,10 @@ def fit_many_command(ctx: click.Context, questions_file: str, backend: str | Non
 
     get_backend(backend)  # an unknown or missing backend is bad input, before any work
     if questions_file == "-":
-        source = "standard input"
+        source, directory = "standard input", None
         text = read_text_stream(sys.stdin.buffer, "questions file")
     else:
-        source = questions_file
+        source, directory = questions_file, Path(questions_file).parent
         text = read_text_file(questions_file, "questions file")
     lines = text.splitlines()  # a file with no question: read_questions's InputError, one Error line
     if scheduler is None:
@@ -223,7 +224,7 @@ def fit_many_command(ctx: click.Context, questions_file: str, backend: str | Non
     status = 0
     try:
         with Progress("fit-many", total_time_limit, progress, "0 answered") as shown:
-            for item in fit_many(read_questions(lines, source), backend=backend, time_limit=time_limit,
+            for item in fit_many(read_questions(lines, source, directory), backend=backend, time_limit=time_limit,
                                  total_time_limit=time_left(total_time_limit), workers=workers, seed=seed,
                                  scheduler=scheduler):
                 click.echo(item.text())

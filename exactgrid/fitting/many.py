@@ -21,6 +21,7 @@ from collections.abc import Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from ..answer import DEFAULT_TIME_LIMIT, Answer, Outcome
@@ -308,15 +309,17 @@ def _result(future: Future[ManyAnswer], ident: Any) -> ManyAnswer:
         return ManyAnswer(ident, error=f"not answered: the worker failed: {type(exc).__name__}: {exc}")
 
 
-def read_questions(lines: Iterable[str], source: str = "<questions>",
+def read_questions(lines: Iterable[str], source: str = "<questions>", directory: Path | None = None,
                    **overrides: Any) -> Iterator[tuple[Any, Question] | ManyAnswer]:
     """Questions from JSON lines: one object a line with the keys of a TOML instance file
     (see :func:`exactgrid.question.table_arguments`) plus an optional ``id`` (default: the
     line number). Blank lines are skipped; a leading byte order mark is dropped. A bad line
     (not JSON, a key given twice, nesting too deep, a bad value) becomes a ManyAnswer with its
     error, so one typo does not stop a stream of thousands. ``overrides`` apply to every line
-    as the CLI's options apply to an instance file. InputError ("no questions in ...") at the
-    end when there was not one line that is not blank."""
+    as the CLI's options apply to an instance file. A ``words`` file is found relative to
+    ``directory`` (the questions file's folder, as an instance file's is relative to its own;
+    None: the working directory). InputError ("no questions in ...") at the end when there was
+    not one line that is not blank."""
     seen = False
     for number, line in enumerate(lines, 1):
         if number == 1:
@@ -344,7 +347,7 @@ def read_questions(lines: Iterable[str], source: str = "<questions>",
             yield ManyAnswer(number, error=f"{where}: id must be a string or a whole number, got {_short(ident)}")
             continue
         try:
-            yield ident, question_from_table(data, where, **overrides).question
+            yield ident, question_from_table(data, where, directory, **overrides).question
         except InputError as exc:
             yield ManyAnswer(ident, error=str(exc))
         except RecursionError:  # a value nested too deeply for a check or its message
