@@ -12,6 +12,7 @@ import contextlib
 import os
 import signal
 import sys
+import uuid
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
@@ -86,3 +87,38 @@ def dask_executor(address: str) -> tuple[Executor, Any]:
 def dask_threads(client: Any) -> int:
     """How many tasks a Dask cluster runs at once (its workers' threads)."""
     return max(1, sum(client.nthreads().values()))
+
+
+def dask_client_of(executor: Executor) -> Any | None:
+    """The Dask client behind an executor from ``client.get_executor()``, or None for any
+    other executor."""
+    if not type(executor).__module__.startswith("distributed"):
+        return None
+    return getattr(executor, "_client", None)
+
+
+class ClusterStop:
+    """A flag on a Dask scheduler that the tasks of one run poll (:func:`stop_was_asked`): a
+    task already running cannot be cancelled, so it ends its own work when the flag is set."""
+
+    def __init__(self, client: Any) -> None:
+        self.client = client
+        self.name = f"exactgrid-stop-{uuid.uuid4().hex}"
+
+    def set(self) -> None:
+        """Ask every task of the run to stop (nothing, if the scheduler is gone already)."""
+        from distributed import Event
+
+        with contextlib.suppress(Exception):
+            Event(self.name, client=self.client).set()
+
+
+def stop_was_asked(name: str) -> bool:
+    """In a task on a Dask worker: whether the run's :class:`ClusterStop` named ``name`` is set
+    (False when the scheduler cannot be asked)."""
+    try:
+        from distributed import Event
+
+        return bool(Event(name).is_set())
+    except Exception:  # noqa: BLE001 - no scheduler to ask: go on until the time limit
+        return False

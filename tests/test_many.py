@@ -3,6 +3,7 @@
 import json
 import multiprocessing
 import time
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -232,3 +233,40 @@ def test_a_words_file_in_a_questions_file_is_found_beside_it(tmp_path, monkeypat
     result = CliRunner().invoke(cli, ["fit-many", "batch/q.jsonl", "--backend", "cadical", "--workers", "1"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.output.splitlines()[0])["verdict"] == "fits"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_a_run_stopped_on_a_dask_cluster_ends_the_tasks_already_running(monkeypatch):
+    """A task already running on a cluster cannot be cancelled: fit_many sets the run's stop
+    flag, and each task ends its fit (in a child process) when it sees it. Without that, the
+    tasks went on solving until their own time limit (here 600 s) after Ctrl-C."""
+    distributed = pytest.importorskip("distributed")
+    import exactgrid.fitting.many as many
+
+    from .test_checkers import children
+    from .test_signals import HANG_SECONDS
+
+    # 40 or more states on 5x5: no machine decides it (see test_signals), so the tasks are running
+    hopeless = eg.Question(optional=["all"], min_count=40)
+    before = children()
+
+    def interrupted_once_the_tasks_run(*args, **kwargs):
+        deadline = time.monotonic() + HANG_SECONDS
+        while len(children() - before) < 2:  # each task's fit child is running
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(many, "wait", interrupted_once_the_tasks_run)
+    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None)
+    with cluster, distributed.Client(cluster) as client:
+        lines = []
+        with pytest.raises(KeyboardInterrupt):
+            for line in fit_many([("a", hopeless), ("b", hopeless)], backend="kissat",
+                                 executor=client.get_executor(), time_limit=600):
+                lines.append(line)
+        assert sorted(a.id for a in lines) == ["a", "b"] and all(a.exit_code == 3 for a in lines)
+        deadline = time.monotonic() + HANG_SECONDS  # the fits end on the flag, far before their 600 s
+        while children() - before:
+            assert time.monotonic() < deadline, "the tasks' fits went on after the run was stopped"
+            time.sleep(0.1)

@@ -26,8 +26,8 @@ from typing import Any
 
 from ..answer import DEFAULT_TIME_LIMIT, Answer, Outcome
 from ..inputs import InputError, check_seconds, check_whole, clamp_workers_warning, usable_cores
+from ..pool import ClusterStop, dask_client_of, process_pool, stop_pool, stop_was_asked
 from ..pool import dask_executor as dask_executor  # re-exported: fit_many on a Dask cluster
-from ..pool import process_pool, stop_pool
 from ..question import Question, Verdict, question_from_table
 from ..stopping import interruption
 from .answer import FitAnswer
@@ -107,18 +107,64 @@ def batch_exit_code(answers: Iterable[ManyAnswer]) -> int:
 
 
 def answer_one(ident: Any, question: Question, backend: str | None, time_limit: float | None,
-               deadline: float | None, seed: int) -> ManyAnswer:
+               deadline: float | None, seed: int, stop: str | None = None) -> ManyAnswer:
     """Answer one question in a worker (module level, so that any executor can pickle it).
 
     ``deadline`` is wall-clock (``time.time()``), so that it means the same on another machine
-    of a cluster with a synchronised clock; the question gets what is left of it.
+    of a cluster with a synchronised clock; the question gets what is left of it. ``stop``: the
+    name of the run's :class:`~exactgrid.pool.ClusterStop` on a Dask cluster; the fit then runs
+    in a child process, ended as soon as the flag is set (a running task cannot be cancelled).
     """
     limit = time_limit
     if deadline is not None:
         left = max(0.0, deadline - time.time())
         limit = left if limit is None else min(limit, left)
-    answer = fit(question, backend=backend, time_limit=limit, seed=seed)
-    return ManyAnswer(ident, answer, worker=f"{os.uname().nodename}:{os.getpid()}")
+    worker = f"{os.uname().nodename}:{os.getpid()}"
+    if stop is None:
+        return ManyAnswer(ident, fit(question, backend=backend, time_limit=limit, seed=seed), worker=worker)
+    answer, why = _fit_until_stopped(question, backend, limit, seed, stop)
+    return ManyAnswer(ident, answer, error=why, worker=worker)
+
+
+STOP_POLL_SECONDS = 0.5
+"""How often a task on a Dask cluster asks whether its run was stopped."""
+
+CHILD_GRACE_SECONDS = 10.0
+"""How long past its time limit a fit in a child may take before it is killed (fit keeps its
+own time; this only catches a child that cannot)."""
+
+STOPPED_ON_CLUSTER = "not answered: the run was stopped"
+
+
+def _fit_until_stopped(question: Question, backend: str | None, limit: float | None, seed: int,
+                       stop: str) -> tuple[FitAnswer | None, str | None]:
+    """The fit in a child process, killed when the run's stop flag is set: its answer, or None
+    and why there is none. Bad input found in the child is raised here as InputError."""
+    from ..backends._child import ChildRace
+
+    kill_at = None if limit is None else time.monotonic() + limit + CHILD_GRACE_SECONDS
+    with ChildRace([(_fit_in_child, (question, backend, limit, seed))]) as race:
+        while race.winner is None and not race.ended(0) and (kill_at is None or time.monotonic() < kill_at):
+            poll = time.monotonic() + STOP_POLL_SECONDS
+            race.wait(poll if kill_at is None else min(poll, kill_at))
+            if race.winner is None and stop_was_asked(stop):
+                return None, STOPPED_ON_CLUSTER
+    if not race.finished[0]:
+        return None, WORKER_DIED
+    kind, value = race.messages[0][-1]
+    if kind == "bad input":
+        raise InputError(value)
+    return value, None
+
+
+def _fit_in_child(question: Question, backend: str | None, limit: float | None, seed: int) -> Iterator[tuple]:
+    """fit, in a child process: ``("done", answer)``, or ``("bad input", message)``."""
+    try:
+        answer = fit(question, backend=backend, time_limit=limit, seed=seed)
+    except InputError as exc:
+        yield ("bad input", str(exc))
+        return
+    yield ("done", answer)
 
 
 def fit_many(
@@ -165,7 +211,10 @@ def fit_many(
     else:  # a cluster's workers are not this machine's cores: in flight as asked (default: one a core here)
         count = check_whole(workers, "workers", low=1) if workers is not None else usable_cores()
     deadline = None if total_time_limit is None else time.time() + total_time_limit
-    batch = _Batch(executor or process_pool(count), own, (backend, time_limit, deadline, seed))
+    client = None if own else dask_client_of(executor)  # type: ignore[arg-type]
+    cluster_stop = ClusterStop(client) if client is not None else None
+    batch = _Batch(executor or process_pool(count), own,
+                   (backend, time_limit, deadline, seed, cluster_stop and cluster_stop.name), cluster_stop)
     stream = _Queue(enumerate(questions))
     finished = False
     try:
@@ -220,10 +269,11 @@ class _Batch:
     """The pool and the questions in flight on it (future -> id, question, whether it runs
     alone: a suspect asked again with nothing beside it)."""
 
-    def __init__(self, pool: Executor, own: bool, settings: tuple) -> None:
+    def __init__(self, pool: Executor, own: bool, settings: tuple, cluster_stop: ClusterStop | None = None) -> None:
         self.pool = pool
         self.own = own
         self.settings = settings
+        self.cluster_stop = cluster_stop
         self.pending: dict[Future[ManyAnswer], tuple[Any, Question, bool]] = {}
 
     def submit(self, stream: _Queue, in_flight: int) -> Iterator[ManyAnswer]:
@@ -274,9 +324,12 @@ class _Batch:
             self.pool.shutdown(wait=True)
 
     def stop(self) -> None:
-        """Stop our pool now (its processes ended); a given executor is left open."""
+        """Stop our pool now (its processes ended); a given executor is left open, but on a Dask
+        cluster the tasks still running are told to end (they poll the run's stop flag)."""
         if self.own:
             stop_pool(self.pool)  # type: ignore[arg-type]
+        elif self.cluster_stop is not None:
+            self.cluster_stop.set()
 
 
 def _not_answered(pending: dict[Future[ManyAnswer], tuple[Any, Question, bool]], stream: Iterator[tuple[int, Any]],
