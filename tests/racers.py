@@ -142,3 +142,28 @@ class GivesUp(Backend):
 
     def _solve(self, model, time_limit, seed) -> Result:
         return Result(Status.UNKNOWN, detail="gave up")
+
+
+def killed_at_once():
+    """A child killed by a signal (as the kernel's OOM killer does) before it answers."""
+    import os
+    import signal
+
+    os.kill(os.getpid(), signal.SIGKILL)
+    yield ("done", "never sent")
+
+
+class Killed(Backend):
+    """A child-process backend whose process is killed before it answers."""
+
+    name = "killed"
+    capabilities = frozenset({"decide", "child-process"})
+
+    def available(self) -> bool:
+        return True
+
+    def child_call(self, model, time_limit, seed):
+        return killed_at_once, ()
+
+    def read_child(self, model, messages, finished) -> Result:
+        return Result(Status.UNKNOWN, detail="time limit reached")  # what a killed child looks like to it

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 import pytest
 
 from exactgrid.backends import Backend, BackendError, Result, SolverDisagreement, Status, get_backend, registry
-from exactgrid.backends._child import race_in_children, run_in_child
+from exactgrid.backends._child import race_in_children, run_child, run_in_child
 from exactgrid.fitting import fit
 from exactgrid.model import BoolModel
 from exactgrid.question import build_question
@@ -216,3 +216,19 @@ def test_a_pysat_solver_that_needs_its_own_package_names_that_package():
         pytest.skip("pycryptosat is installed here")
     with pytest.raises(BackendError, match=r"install it with: pip install pycryptosat$"):
         get_backend("pysat:cryptosat")
+
+
+def test_a_child_killed_before_its_time_says_so_not_time_limit_reached():
+    """A solver child killed by a signal (out of memory, say) long before its time limit is
+    reported as killed; it used to read as "time limit reached"."""
+    from exactgrid.backends.portfolio import race
+
+    model = BoolModel()
+    model.add_clause([model.new_var()])
+    result = racers.Killed().solve(model, time_limit=600)
+    assert result.status == Status.UNKNOWN and result.detail == "its process was killed by SIGKILL"
+    raced, _ = race([racers.Killed(), racers.Undecided()], model, time_limit=0.5, seed=0, name="p")
+    assert raced.status == Status.UNKNOWN
+    assert raced.detail == "time limit reached; killed: its process was killed by SIGKILL"
+    _, _, died = run_child(racers.give_up_at_once, (), time_limit=600)
+    assert died is None  # a child whose call returned did not die

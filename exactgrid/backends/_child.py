@@ -35,6 +35,9 @@ GRACE_SECONDS = 1.0
 
 _HEADER = struct.Struct("!Q")
 
+_ENDED = "ended"
+"""The last message of a child whose call returned: one that closes its output without it died."""
+
 
 class ChildFailed(RuntimeError):
     """A child raised an exception: ``reason`` is its last line (``ImportError: no module ...``),
@@ -55,8 +58,19 @@ def run_in_child(target: Callable[..., Iterator[Any]], args: tuple,
     ``time_limit + grace`` seconds (measured from this call) or died without finishing. An
     exception in the child is raised here as :class:`ChildFailed` with the child's traceback.
     """
-    _, messages, finished = race_in_children([(target, args)], time_limit, grace)
-    return messages[0], finished[0]
+    messages, finished, _ = run_child(target, args, time_limit, grace)
+    return messages, finished
+
+
+def run_child(target: Callable[..., Iterator[Any]], args: tuple, time_limit: float | None,
+              grace: float = GRACE_SECONDS) -> tuple[list[Any], bool, str | None]:
+    """:func:`run_in_child`, and how the child died when it ended early without finishing
+    (:meth:`ChildRace.died`: killed by a signal, out of memory), else None."""
+    deadline = None if time_limit is None else time.monotonic() + time_limit + grace
+    with ChildRace([(target, args)]) as race:
+        race.wait(deadline)
+        died = race.died(0)
+    return race.messages[0], race.finished[0], died
 
 
 def race_in_children(calls: Sequence[tuple[Callable[..., Iterator[Any]], tuple]], time_limit: float | None,
@@ -97,6 +111,7 @@ class ChildRace:
         self.messages: list[list[Any]] = [[] for _ in calls]
         self.finished = [False] * len(calls)
         self.failures: list[ChildFailed | None] = [None] * len(calls)
+        self._returned = [False] * len(calls)
         self.winner: int | None = None
         self._buffers = [b""] * len(calls)
         self._processes: list[subprocess.Popen] = []
@@ -114,6 +129,7 @@ class ChildRace:
         self.messages.append([])
         self.finished.append(False)
         self.failures.append(None)
+        self._returned.append(False)
         self._buffers.append(b"")
         return len(self._processes) - 1
 
@@ -150,6 +166,22 @@ class ChildRace:
         """Whether child ``index`` has ended (finished, failed or died), as far as it was read."""
         return index not in self._open.values()
 
+    def died(self, index: int) -> str | None:
+        """How child ``index`` died, when it ended without its call returning or raising (killed
+        by a signal, out of memory): ``"its process was killed by SIGKILL"``; else None. A child
+        this race killed (at close) is not counted: ask before closing."""
+        if not self.ended(index) or self._returned[index] or self.failures[index] is not None:
+            return None
+        process = self._processes[index]
+        try:
+            code = process.wait(timeout=5)
+        except subprocess.TimeoutExpired:  # it closed its output but lives on
+            return "its process stopped talking without an answer"
+        if code < 0:
+            with contextlib.suppress(ValueError):
+                return f"its process was killed by {signal.Signals(-code).name}"
+        return f"its process ended without an answer (exit status {code})"
+
     def _read(self, fd: int) -> None:
         i = self._open[fd]
         chunk = os.read(fd, 1 << 20)
@@ -162,6 +194,9 @@ class ChildRace:
                 self.failures[i] = ChildFailed(message[1])
                 del self._open[fd]
                 return
+            if message[0] == _ENDED:
+                self._returned[i] = True
+                continue
             self.messages[i].append(message)
             if message[0] == "done":
                 self.finished[i] = True
@@ -246,6 +281,7 @@ def main() -> None:
             target = getattr(target, part)
         for message in target(*args):
             send(message)
+        send((_ENDED,))
         out.close()
     except OSError:  # the parent is gone (a broken pipe): nobody is left to tell
         os._exit(1)

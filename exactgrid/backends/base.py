@@ -129,10 +129,10 @@ class Backend:
         call = self.child_call(model, time_limit, seed)
         if call is None:
             raise NotImplementedError(f"backend {self.name!r} implements neither _solve nor child_call")
-        from ._child import run_in_child
+        from ._child import run_child
 
-        messages, finished = run_in_child(call[0], call[1], time_limit)
-        return self.read_child(model, messages, finished)
+        messages, finished, died = run_child(call[0], call[1], time_limit)
+        return child_result(self.read_child(model, messages, finished), died)
 
     def child_call(self, model: BoolModel, time_limit: float | None, seed: int) -> ChildCall | None:
         """How to solve ``model`` in a child process, or None when this backend cannot.
@@ -186,6 +186,12 @@ def not_available_message(backend: Backend) -> str:
     """One line saying that ``backend`` cannot run here, and what to install so that it can."""
     hint = f"; install it with: {backend.install_hint}" if backend.install_hint else ""
     return f"backend {backend.name!r} is not available here ({backend.description or 'solver missing'}){hint}"
+
+
+def child_result(result: Result, died: str | None) -> Result:
+    """``result``, read from a child's messages, saying how the child died if it did (it would
+    otherwise read as a time limit reached)."""
+    return result if died is None else replace(result, detail=died)
 
 
 def check_result(model: BoolModel, result: Result) -> Result:

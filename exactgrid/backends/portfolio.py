@@ -141,6 +141,7 @@ def race(members: Sequence[Backend], model: BoolModel, time_limit: float | None,
         if winner is None:
             winner = children.wait(deadline)
         running = not all(map(children.ended, range(len(members))))
+        deaths = [children.died(i) for i in range(len(members))]
     failures = [(m.name, f) for m, f in zip(members, children.failures) if f is not None]
     if len(failures) == len(members):
         error = BackendFailed(name or members[0].name, "; ".join(f"{who}: {f.reason}" for who, f in failures)
@@ -155,7 +156,7 @@ def race(members: Sequence[Backend], model: BoolModel, time_limit: float | None,
                for m, msgs, done, failure in zip(members, children.messages, children.finished, children.failures)
                if failure is None]
     found = [r for r in partial if r.found]
-    detail = _why_undecided(members, children, running)
+    detail = _why_undecided(members, children, running, deaths)
     if not found:
         return Result(Status.UNKNOWN, detail=detail, backend=name or members[0].name), children
     objective = model.objective_value
@@ -163,13 +164,15 @@ def race(members: Sequence[Backend], model: BoolModel, time_limit: float | None,
     return replace(best, status=Status.SAT, backend=name or members[0].name, detail=detail), children
 
 
-def _why_undecided(members: Sequence[Backend], children: ChildRace, running: bool) -> str:
-    """Why no member decided: the time limit (some member was still running at it), and every
-    member that failed or whose process died (killed, out of memory) before it."""
-    reasons = ["time limit reached"] if running else []
+def _why_undecided(members: Sequence[Backend], children: ChildRace, running: bool,
+                   deaths: Sequence[str | None]) -> str:
+    """Why no member decided: the time limit (some member was still running at it, or gave up
+    at its own), and every member that failed or whose process died (killed, out of memory)."""
+    gave_up = any(children.finished[i] for i in range(len(members)))
+    reasons = ["time limit reached"] if running or gave_up else []
     for i, member in enumerate(members):
         if children.failures[i] is not None:
             reasons.append(f"{member.name} failed: {children.failures[i].reason}")
-        elif children.ended(i) and not children.finished[i]:
-            reasons.append(f"{member.name}'s process ended without an answer (killed, or out of memory)")
+        elif deaths[i] is not None:
+            reasons.append(f"{member.name}: {deaths[i]}")
     return "; ".join(reasons) or "no member decided"

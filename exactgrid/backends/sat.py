@@ -24,7 +24,7 @@ from collections.abc import Iterator
 
 from ..model import BoolModel
 from ..stopping import pysat_leaves_sigint_to_python, uncut_import
-from .base import Backend, BackendError, ChildCall, Result, Session, Status
+from .base import Backend, BackendError, ChildCall, Result, Session, Status, child_result
 
 CHUNK_SECONDS = 0.2
 """Target length of one CaDiCaL conflict-budget chunk (the worst overshoot of a time limit)."""
@@ -185,15 +185,14 @@ class PySATBackend(Backend):
     def _solve(self, model: BoolModel, time_limit: float | None, seed: int) -> Result:
         strategy = _strategy(self.solver_name)
         if strategy == "child":
-            from ._child import run_in_child
+            from ._child import run_child
 
             target, args = self.child_call(model, time_limit, seed)
-            messages, finished = run_in_child(target, args, time_limit, grace=0.0)
-        else:
-            deadline = None if time_limit is None else time.monotonic() + time_limit
-            messages = list(sat_search(self.solver_name, model, deadline))
-            finished = True
-        return self.read_child(model, messages, finished)
+            messages, finished, died = run_child(target, args, time_limit, grace=0.0)
+            return child_result(self.read_child(model, messages, finished), died)
+        deadline = None if time_limit is None else time.monotonic() + time_limit
+        messages = list(sat_search(self.solver_name, model, deadline))
+        return self.read_child(model, messages, True)
 
     def child_call(self, model: BoolModel, time_limit: float | None, seed: int) -> ChildCall:
         """Linear SAT-UNSAT search in a child (Kissat and Lingeling: a fresh solver each round)."""

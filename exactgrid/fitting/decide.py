@@ -18,7 +18,7 @@ from pathlib import Path
 from ..answer import DEFAULT_TIME_LIMIT, OnProgress, ProgressEvent
 from ..backends import Backend, Result, Status, get_backend
 from ..backends._child import ChildFailed
-from ..backends.base import check_result, failed
+from ..backends.base import check_result, child_result, failed
 from ..backends.portfolio import RACE_GRACE_SECONDS as _RACE_GRACE
 from ..encode import Encoding, EncodingTimeout, encode
 from ..finder import find
@@ -298,10 +298,11 @@ def _probe_beside_counting(backend: Backend, model: BoolModel, counting_call: tu
         if children.wait(time.monotonic()) is None:  # counting has not decided during the probe
             index = children.add(call)
             children.wait(None if deadline is None else deadline + _RACE_GRACE)
+            died = children.died(index)
     counted = _counted(children.messages[0], children.finished[0])
     if children.winner == 0:
         return Result(Status.UNKNOWN, detail="decided by counting", backend=backend.name), counted
-    result = backend.read_child(model, children.messages[index], children.finished[index])
+    result = child_result(backend.read_child(model, children.messages[index], children.finished[index]), died)
     result = replace(result, backend=result.backend or backend.name, seconds=time.monotonic() - started)
     return check_result(model, result), counted
 
