@@ -270,3 +270,14 @@ def test_a_run_stopped_on_a_dask_cluster_ends_the_tasks_already_running(monkeypa
         while children() - before:
             assert time.monotonic() < deadline, "the tasks' fits went on after the run was stopped"
             time.sleep(0.1)
+
+
+def test_on_a_dask_cluster_bad_input_found_in_the_fit_is_an_error_line():
+    """The fit runs in a child process of its task there: an InputError it raises (here an
+    unknown backend) comes back as that question's error line, exit status 2, as on a local pool."""
+    distributed = pytest.importorskip("distributed")
+    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None)
+    with cluster, distributed.Client(cluster) as client:
+        (line,) = fit_many([("q", eg.Question(eg.Board(3, 3), required=["OHIO"]))], backend="no-such-backend",
+                           executor=client.get_executor(), time_limit=60)
+    assert line.answer is None and line.exit_code == 2 and "unknown backend 'no-such-backend'" in line.error

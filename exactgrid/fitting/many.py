@@ -140,31 +140,38 @@ def _fit_until_stopped(question: Question, backend: str | None, limit: float | N
                        stop: str) -> tuple[FitAnswer | None, str | None]:
     """The fit in a child process, killed when the run's stop flag is set: its answer, or None
     and why there is none. Bad input found in the child is raised here as InputError."""
-    from ..backends._child import ChildRace
+    from ..backends._child import ChildFailed, ChildRace
 
     kill_at = None if limit is None else time.monotonic() + limit + CHILD_GRACE_SECONDS
-    with ChildRace([(_fit_in_child, (question, backend, limit, seed))]) as race:
-        while race.winner is None and not race.ended(0) and (kill_at is None or time.monotonic() < kill_at):
-            poll = time.monotonic() + STOP_POLL_SECONDS
-            race.wait(poll if kill_at is None else min(poll, kill_at))
-            if race.winner is None and stop_was_asked(stop):
-                return None, STOPPED_ON_CLUSTER
+    try:
+        with ChildRace([(_fit_in_child, (question, backend, limit, seed))]) as race:
+            while race.winner is None and not race.ended(0) and (kill_at is None or time.monotonic() < kill_at):
+                poll = time.monotonic() + STOP_POLL_SECONDS
+                race.wait(poll if kill_at is None else min(poll, kill_at))
+                if race.winner is None and stop_was_asked(stop):
+                    return None, STOPPED_ON_CLUSTER
+            died = race.died(0)
+    except ChildFailed as exc:  # a bug: its line says what it was
+        return None, f"not answered: the worker failed: {exc.reason}"
     if not race.finished[0]:
-        return None, WORKER_DIED
-    kind, value = race.messages[0][-1]
+        return None, WORKER_DIED if died is not None else OVERRAN
+    _, kind, value = race.messages[0][-1]
     if kind == "bad input":
         raise InputError(value)
     return value, None
 
 
+OVERRAN = "not answered: its fit ran past its time limit and was killed"
+
+
 def _fit_in_child(question: Question, backend: str | None, limit: float | None, seed: int) -> Iterator[tuple]:
-    """fit, in a child process: ``("done", answer)``, or ``("bad input", message)``."""
+    """fit, in a child process: ``("done", "answer", answer)``, or ``("done", "bad input", message)``."""
     try:
         answer = fit(question, backend=backend, time_limit=limit, seed=seed)
     except InputError as exc:
-        yield ("bad input", str(exc))
+        yield ("done", "bad input", str(exc))
         return
-    yield ("done", answer)
+    yield ("done", "answer", answer)
 
 
 def fit_many(
