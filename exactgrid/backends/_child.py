@@ -167,10 +167,11 @@ class ChildRace:
         return index not in self._open.values()
 
     def died(self, index: int) -> str | None:
-        """How child ``index`` died, when it ended without its call returning or raising (killed
-        by a signal, out of memory): ``"its process was killed by SIGKILL"``; else None. A child
-        this race killed (at close) is not counted: ask before closing."""
-        if not self.ended(index) or self._returned[index] or self.failures[index] is not None:
+        """How child ``index`` died, when it ended without finishing, its call neither returning
+        nor raising (killed by a signal, out of memory): ``"its process was killed by SIGKILL"``;
+        else None. A child this race killed (at close) is not counted: ask before closing."""
+        if (not self.ended(index) or self.finished[index] or self._returned[index]
+                or self.failures[index] is not None):
             return None
         process = self._processes[index]
         try:

@@ -143,7 +143,7 @@ def race(members: Sequence[Backend], model: BoolModel, time_limit: float | None,
         running = not all(map(children.ended, range(len(members))))
         deaths = [children.died(i) for i in range(len(members))]
     failures = [(m.name, f) for m, f in zip(members, children.failures) if f is not None]
-    if len(failures) == len(members):
+    if len(failures) == len(members) and winner is None:  # (the call beside them may have decided)
         error = BackendFailed(name or members[0].name, "; ".join(f"{who}: {f.reason}" for who, f in failures)
                               if name else failures[0][1].reason)
         raise error from failures[0][1]
