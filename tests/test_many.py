@@ -281,3 +281,45 @@ def test_on_a_dask_cluster_bad_input_found_in_the_fit_is_an_error_line():
         (line,) = fit_many([("q", eg.Question(eg.Board(3, 3), required=["OHIO"]))], backend="no-such-backend",
                            executor=client.get_executor(), time_limit=60)
     assert line.answer is None and line.exit_code == 2 and "unknown backend 'no-such-backend'" in line.error
+
+
+def test_a_broken_backend_is_each_questions_error_line_and_the_pool_stays_whole():
+    """BackendFailed raised in a worker comes back as that question's error (exit 2). It used to
+    fail to unpickle in the parent, which breaks the pool: every question was then re-asked
+    alone and reported as "a worker process died"."""
+    from . import racers
+
+    # 40 or more states on 5x5: the counting loop beside the backend decides nothing (see test_signals)
+    questions = [(n, eg.Question(optional=["all"], min_count=n)) for n in (40, 41, 42)]
+    answers = list(fit_many(questions, backend=racers.Broken(), workers=1, time_limit=600))
+    assert sorted(a.id for a in answers) == [40, 41, 42]
+    for answer in answers:
+        assert answer.exit_code == 2 and answer.error.startswith("backend 'broken' failed: ImportError"), answer
+    assert not multiprocessing.active_children()
+
+
+@pytest.mark.usefixtures("two_cores")
+def test_fit_many_interrupted_between_two_answers_still_gives_every_question_a_line(tmp_path, monkeypatch):
+    """A Ctrl-C that lands while the command prints an answer (not inside fit_many) is thrown
+    into fit_many, which stops its pool and gives each question left its line (it used to give
+    only the "stopped" line)."""
+    import exactgrid.cli.progress as progress
+
+    calls = []
+
+    def interrupted(self, news):  # the first answer's news only: one Ctrl-C
+        calls.append(news)
+        if len(calls) == 1:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(progress.Progress, "news", interrupted)
+    path = tmp_path / "q.jsonl"
+    path.write_text('{"id": "bad", "require": ["NARNIA"]}\n'
+                    + "".join(json.dumps({"id": n, "optional": "all", "min_count": n}) + "\n" for n in (40, 41)))
+    result = CliRunner().invoke(cli, ["fit-many", str(path), "--workers", "1", "--time-limit", "600"])
+    lines = [json.loads(line) for line in result.output.splitlines()]
+    assert result.exit_code == 3, result.output
+    assert [line.get("id") for line in lines] == ["bad", 40, 41, None]
+    assert all(line["error"] == "not answered: interrupted (Ctrl-C)" for line in lines[1:3])
+    assert lines[3] == {"stopped": "interrupted (Ctrl-C)", "stopped_by": "Ctrl-C"}
+    assert not multiprocessing.active_children()

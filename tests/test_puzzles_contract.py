@@ -248,3 +248,17 @@ def test_letterboxed_ilp_out_of_time_names_the_time_limit_not_a_number(words, mo
     answer = lb.solve_letter_boxed("vro wal eth bdi", words, method="ilp", time_limit=30)
     assert answer.outcome == Outcome.UNKNOWN and answer.exit_code == 3
     assert "k=1 unknown (the time limit ran out)" in answer.how, answer.how
+
+
+def test_sumsquares_ilp_whose_solver_died_does_not_blame_the_time_limit(monkeypatch):
+    from exactgrid.backends import Result, Status
+    from tests import racers
+
+    class Died(racers.GivesUp):
+        def _solve(self, model, time_limit, seed):
+            return Result(Status.UNKNOWN, detail="its process was killed by SIGKILL")
+
+    monkeypatch.setattr(ss, "get_backend", lambda name: Died())
+    answer = ss.solve_sum_of_squares(3, method="ilp", time_limit=30)
+    assert answer.outcome == Outcome.UNKNOWN
+    assert "no grid found (its process was killed by SIGKILL)" in answer.how, answer.how

@@ -101,12 +101,15 @@ class ChildRace:
 
     A child that raises an exception leaves the race with its :class:`ChildFailed` in
     ``failures``; :meth:`wait` raises it at once unless ``tolerate_failures`` (a portfolio
-    goes on with the members left).
+    goes on with the members left). ``over``: :meth:`wait` also stops, with no winner, as soon
+    as this holds (a portfolio whose members have all left, the counting loop still running).
     """
 
     def __init__(self, calls: Sequence[tuple[Callable[..., Iterator[Any]], tuple]],
-                 decisive: Callable[[int, list[Any]], bool] | None = None, tolerate_failures: bool = False) -> None:
+                 decisive: Callable[[int, list[Any]], bool] | None = None, tolerate_failures: bool = False,
+                 over: Callable[[], bool] | None = None) -> None:
         self.decisive = decisive
+        self.over = over
         self.tolerate_failures = tolerate_failures
         self.messages: list[list[Any]] = [[] for _ in calls]
         self.finished = [False] * len(calls)
@@ -148,7 +151,7 @@ class ChildRace:
         """Read the children until one decides, all have ended, or ``deadline`` (a
         ``time.monotonic()`` value; None: no deadline) passes; the winner's index or None. An
         exception in a child is raised here as :class:`ChildFailed` (unless ``tolerate_failures``)."""
-        while self._open and self.winner is None:
+        while self._open and self.winner is None and not (self.over is not None and self.over()):
             wait = None if deadline is None else deadline - time.monotonic()
             if wait is not None and wait <= 0:
                 break

@@ -57,6 +57,10 @@ class BackendFailed(BackendError):
         self.backend = backend
         self.reason = reason
 
+    def __reduce__(self) -> tuple:
+        # rebuilt from both arguments when a pool worker sends it back (else the pool breaks)
+        return (BackendFailed, (self.backend, self.reason))
+
 
 def failed(backend: str, exc: ChildFailed) -> BackendFailed:
     """The one-line :class:`BackendFailed` for a child's failure, caused by it."""

@@ -127,11 +127,14 @@ def race(members: Sequence[Backend], model: BoolModel, time_limit: float | None,
     def ends_race(index: int, messages: list[tuple]) -> bool:
         if index >= len(members):
             return time.monotonic() >= probed and also_decides(index)
-        return decides(index, messages) or all(children.finished[j] or children.ended(j)
-                                               for j in range(len(members)))  # no member left
+        return decides(index, messages) or no_member_left()
+
+    def no_member_left() -> bool:  # each finished, failed or died: the calls beside them alone decide nothing
+        return all(children.finished[j] or children.ended(j) for j in range(len(members)))
 
     deadline = None if time_limit is None else started + time_limit + RACE_GRACE_SECONDS
-    with ChildRace([*calls, *(call for call, _ in also)], ends_race, tolerate_failures=True) as children:
+    with ChildRace([*calls, *(call for call, _ in also)], ends_race, tolerate_failures=True,
+                   over=no_member_left) as children:
         winner = None
         if also and probe > 0:  # the members' probe; after it, an extra call that decided in it wins at once
             winner = children.wait(probed if deadline is None else min(probed, deadline))

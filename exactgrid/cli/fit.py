@@ -20,6 +20,7 @@ JSON output (``--json``), stable keys:
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from pathlib import Path
@@ -222,18 +223,30 @@ def fit_many_command(ctx: click.Context, questions_file: str, backend: str | Non
         workers = clamped_workers(workers)
     counts: dict[str, int] = {}
     status = 0
-    try:
-        with Progress("fit-many", total_time_limit, progress, "0 answered") as shown:
-            for item in fit_many(read_questions(lines, source, directory), backend=backend, time_limit=time_limit,
-                                 total_time_limit=time_left(total_time_limit), workers=workers, seed=seed,
-                                 scheduler=scheduler):
-                click.echo(item.text())
-                status = max(status, item.exit_code)
-                kind = "error" if item.answer is None else item.outcome.value
-                counts[kind] = counts.get(kind, 0) + 1
-                summary = ", ".join(f"{key} {value}" for key, value in counts.items())
-                shown.news(f"{sum(counts.values())} answered ({summary})")
-    except KeyboardInterrupt as exc:
-        click.echo(json.dumps({"stopped": f"interrupted ({interruption(exc)})", "stopped_by": interruption(exc)}))
-        status = STOPPED_EXIT
+    answers = fit_many(read_questions(lines, source, directory), backend=backend, time_limit=time_limit,
+                       total_time_limit=time_left(total_time_limit), workers=workers, seed=seed, scheduler=scheduler)
+
+    def show(item: Any, shown: Any) -> None:
+        nonlocal status
+        click.echo(item.text())
+        status = max(status, item.exit_code)
+        kind = "error" if item.answer is None else item.outcome.value
+        counts[kind] = counts.get(kind, 0) + 1
+        summary = ", ".join(f"{key} {value}" for key, value in counts.items())
+        shown.news(f"{sum(counts.values())} answered ({summary})")
+
+    with Progress("fit-many", total_time_limit, progress, "0 answered") as shown:
+        try:
+            for item in answers:
+                show(item, shown)
+        except KeyboardInterrupt as exc:
+            # raised here, between two answers, or inside fit_many, which has then given its lines
+            # already: thrown into it, it stops its pool and gives a line per question left
+            with contextlib.suppress(KeyboardInterrupt, StopIteration):
+                item = answers.throw(exc)
+                while True:
+                    show(item, shown)
+                    item = next(answers)
+            click.echo(json.dumps({"stopped": f"interrupted ({interruption(exc)})", "stopped_by": interruption(exc)}))
+            status = STOPPED_EXIT
     ctx.exit(status)

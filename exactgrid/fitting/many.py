@@ -120,9 +120,14 @@ def answer_one(ident: Any, question: Question, backend: str | None, time_limit: 
         left = max(0.0, deadline - time.time())
         limit = left if limit is None else min(limit, left)
     worker = f"{os.uname().nodename}:{os.getpid()}"
-    if stop is None:
-        return ManyAnswer(ident, fit(question, backend=backend, time_limit=limit, seed=seed), worker=worker)
-    answer, why = _fit_until_stopped(question, backend, limit, seed, stop)
+    try:
+        if stop is None:
+            return ManyAnswer(ident, fit(question, backend=backend, time_limit=limit, seed=seed), worker=worker)
+        answer, why = _fit_until_stopped(question, backend, limit, seed, stop)
+    except InputError as exc:  # only text goes back: an exception that does not unpickle breaks a pool
+        return ManyAnswer(ident, error=str(exc), worker=worker)
+    except Exception as exc:  # noqa: BLE001 - a bug: its line says so, and the batch goes on
+        return ManyAnswer(ident, error=f"not answered: the worker failed: {type(exc).__name__}: {exc}", worker=worker)
     return ManyAnswer(ident, answer, error=why, worker=worker)
 
 
@@ -197,8 +202,10 @@ def fit_many(
     address (``tcp://host:8786``), connected for the run and closed after it.
     Every grid in an answer has been checked by the finder in the worker.
 
-    Every question gets a line, whatever happens. A worker that fails (a backend's exception,
-    a Dask worker lost) answers its question with "not answered: ...". When a process of the
+    Every question gets a line, whatever happens. Bad input found in a worker (a model too
+    large, a backend that fails: :class:`~exactgrid.backends.BackendFailed`) is that question's
+    error; a worker that raises anything else, or a Dask worker lost, answers it with "not
+    answered: ...". When a process of the
     pool made here dies (killed, out of memory), the pool is replaced and the questions it held
     are asked again, one at a time with nothing beside them; a question whose worker dies then,
     alone, is "not answered" (:data:`WORKER_DIED`). On Ctrl-C,

@@ -286,7 +286,7 @@ def solve_ilp(n: int, backend: str | None = None, time_limit: float | None = DEF
         raise AssertionError(f"{name} calls the {n}x{n} puzzle infeasible, but the all-zero grid keeps every rule")
     if not result.found or result.true_vars is None:
         return MethodResult((), None, False, result.bound, seconds,
-                            f"ILP ({size}) via {name}: no grid {_why_none(clock)} "
+                            f"ILP ({size}) via {name}: no grid {_why_none(clock, result.detail)} "
                             f"({result.detail or result.status.value})")
     grid = built.grid(result.true_vars)
     proven = result.status == Status.OPTIMAL
@@ -295,10 +295,12 @@ def solve_ilp(n: int, backend: str | None = None, time_limit: float | None = DEF
     return MethodResult(grid, result.objective, proven, bound, seconds, f"ILP ({size}) via {name}: {verdict}")
 
 
-def _why_none(clock: Clock) -> str:
+def _why_none(clock: Clock, detail: str) -> str:
     """Why a backend gave no grid although the all-zero grid keeps every rule: its time ran out
-    (the solver's own words, CBC's "Not Solved", say no more)."""
-    return "found before the time limit ran out" if clock.time_limit is not None else "found"
+    (the solver's own words, CBC's "Not Solved", say no more), unless its process died (the
+    detail then says how)."""
+    died = detail.startswith("its process")
+    return "found before the time limit ran out" if clock.time_limit is not None and not died else "found"
 
 
 # --------------------------------------------------------------------------- method 2: the DP

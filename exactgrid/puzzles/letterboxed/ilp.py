@@ -156,7 +156,8 @@ def _ilp_rounds(box: LetterBox, reduced: list[WordEdge], limit: int, solver: Bac
             rounds.found = chain.decode(result.true_vars)
             rounds.steps.append(f"k={k} feasible")
         else:
-            why = ("the time limit ran out" if clock.time_limit is not None
+            died = result is not None and result.detail.startswith("its process")
+            why = (result.detail if died else "the time limit ran out" if clock.time_limit is not None
                    else f"the backend said {result.status.value if result is not None else 'nothing'}")
             rounds.steps.append(f"k={k} unknown ({why})")
             rounds.proven = False
