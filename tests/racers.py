@@ -51,10 +51,10 @@ class Undecided(Backend):
 
 
 class InProcessUndecided(Backend):
-    """An in-process backend (no child_call) that gives up at once."""
+    """An in-process backend (no child_call) that gives up at once (as CBC at its time limit)."""
 
     name = "in-process-undecided"
-    capabilities = frozenset({"decide", "in-process"})
+    capabilities = frozenset({"decide", "optimise", "in-process"})
 
     def available(self) -> bool:
         return True
@@ -129,19 +129,6 @@ class Broken(Backend):
 
     def read_child(self, model, messages, finished) -> Result:
         raise AssertionError("a failed child has nothing to read")
-
-
-class GivesUp(Backend):
-    """An in-process backend that optimises and gives up at once (as CBC at its time limit)."""
-
-    name = "gives-up"
-    capabilities = frozenset({"decide", "optimise", "in-process"})
-
-    def available(self) -> bool:
-        return True
-
-    def _solve(self, model, time_limit, seed) -> Result:
-        return Result(Status.UNKNOWN, detail="gave up")
 
 
 def killed_at_once():

@@ -232,10 +232,10 @@ def test_sumsquares_ilp_out_of_time_says_the_time_ran_out(monkeypatch):
     time limit ran out*, UNKNOWN: never read as "no grid" (the all-zero grid keeps every rule)."""
     from tests import racers
 
-    monkeypatch.setattr(ss, "get_backend", lambda name: racers.GivesUp())
+    monkeypatch.setattr(ss, "get_backend", lambda name: racers.InProcessUndecided())
     answer = ss.solve_sum_of_squares(3, method="ilp", time_limit=30)
     assert answer.outcome == Outcome.UNKNOWN and answer.exit_code == 3 and answer.grid == ()
-    assert "no grid found before the time limit ran out (gave up)" in answer.how, answer.how
+    assert "no grid found before the time limit ran out (gives up)" in answer.how, answer.how
 
 
 def test_letterboxed_ilp_out_of_time_names_the_time_limit_not_a_number(words, monkeypatch):
@@ -244,7 +244,7 @@ def test_letterboxed_ilp_out_of_time_names_the_time_limit_not_a_number(words, mo
     import exactgrid.backends
     from tests import racers
 
-    monkeypatch.setattr(exactgrid.backends, "get_backend", lambda name: racers.GivesUp())
+    monkeypatch.setattr(exactgrid.backends, "get_backend", lambda name: racers.InProcessUndecided())
     answer = lb.solve_letter_boxed("vro wal eth bdi", words, method="ilp", time_limit=30)
     assert answer.outcome == Outcome.UNKNOWN and answer.exit_code == 3
     assert "k=1 unknown (the time limit ran out)" in answer.how, answer.how
@@ -254,7 +254,7 @@ def test_sumsquares_ilp_whose_solver_died_does_not_blame_the_time_limit(monkeypa
     from exactgrid.backends import Result, Status
     from tests import racers
 
-    class Died(racers.GivesUp):
+    class Died(racers.InProcessUndecided):
         def _solve(self, model, time_limit, seed):
             return Result(Status.UNKNOWN, detail="its process was killed by SIGKILL")
 

@@ -35,6 +35,9 @@ GRACE_SECONDS = 1.0
 
 _HEADER = struct.Struct("!Q")
 
+DIED = "its process "
+"""How :meth:`ChildRace.died` begins what it says (a child that died, not one that gave up)."""
+
 _ENDED = "ended"
 """The last message of a child whose call returned: one that closes its output without it died."""
 
@@ -180,11 +183,11 @@ class ChildRace:
         try:
             code = process.wait(timeout=5)
         except subprocess.TimeoutExpired:  # it closed its output but lives on
-            return "its process stopped talking without an answer"
+            return f"{DIED}stopped talking without an answer"
         if code < 0:
             with contextlib.suppress(ValueError):
-                return f"its process was killed by {signal.Signals(-code).name}"
-        return f"its process ended without an answer (exit status {code})"
+                return f"{DIED}was killed by {signal.Signals(-code).name}"
+        return f"{DIED}ended without an answer (exit status {code})"
 
     def _read(self, fd: int) -> None:
         i = self._open[fd]

@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 from ..inputs import InputError
 from ..model import BoolModel
-from ._child import ChildFailed
+from ._child import DIED, ChildFailed
 
 ChildCall = tuple[Callable[..., Iterator[tuple]], tuple[Any, ...]]
 """A module-level generator function and its arguments, to be run in a child process."""
@@ -196,6 +196,12 @@ def child_result(result: Result, died: str | None) -> Result:
     """``result``, read from a child's messages, saying how the child died if it did (it would
     otherwise read as a time limit reached)."""
     return result if died is None else replace(result, detail=died)
+
+
+def solver_died(result: Result) -> bool:
+    """Whether ``result`` is that of a solver process that died (:func:`child_result`), not one
+    that gave up at its time limit."""
+    return result.detail.startswith(DIED)
 
 
 def check_result(model: BoolModel, result: Result) -> Result:

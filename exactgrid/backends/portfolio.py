@@ -127,7 +127,7 @@ def race(members: Sequence[Backend], model: BoolModel, time_limit: float | None,
     def ends_race(index: int, messages: list[tuple]) -> bool:
         if index >= len(members):
             return time.monotonic() >= probed and also_decides(index)
-        return decides(index, messages) or no_member_left()
+        return decides(index, messages)
 
     def no_member_left() -> bool:  # each finished, failed or died: the calls beside them alone decide nothing
         return all(children.finished[j] or children.ended(j) for j in range(len(members)))

@@ -144,7 +144,7 @@ STOPPED_ON_CLUSTER = "not answered: the run was stopped"
 def _fit_until_stopped(question: Question, backend: str | None, limit: float | None, seed: int,
                        stop: str) -> tuple[FitAnswer | None, str | None]:
     """The fit in a child process, killed when the run's stop flag is set: its answer, or None
-    and why there is none. Bad input found in the child is raised here as InputError."""
+    and why there is none (bad input found in the child: its message)."""
     from ..backends._child import ChildFailed, ChildRace
 
     kill_at = None if limit is None else time.monotonic() + limit + CHILD_GRACE_SECONDS
@@ -161,9 +161,7 @@ def _fit_until_stopped(question: Question, backend: str | None, limit: float | N
     if not race.finished[0]:
         return None, WORKER_DIED if died is not None else OVERRAN
     _, kind, value = race.messages[0][-1]
-    if kind == "bad input":
-        raise InputError(value)
-    return value, None
+    return (None, value) if kind == "bad input" else (value, None)
 
 
 OVERRAN = "not answered: its fit ran past its time limit and was killed"
@@ -366,10 +364,10 @@ first death beside others), or whose process in a pool fit_many was given died."
 
 
 def _result(future: Future[ManyAnswer], ident: Any) -> ManyAnswer:
+    """A finished future's answer; a worker's own errors are in it already (:func:`answer_one`),
+    so what is caught here is the pool's or the cluster's."""
     try:
         return future.result()
-    except InputError as exc:  # a question a worker refused (a model too large), or a broken backend
-        return ManyAnswer(ident, error=str(exc))
     except BrokenProcessPool:
         return ManyAnswer(ident, error=WORKER_DIED)
     except Exception as exc:  # noqa: BLE001 - a Dask worker lost (KilledWorker), or a bug: this line says so

@@ -40,7 +40,8 @@ from typing import Any, Literal
 import numpy as np
 
 from ..answer import DEFAULT_TIME_LIMIT, Answer, OnProgress, Outcome
-from ..backends import Status, backend_name, get_backend
+from ..backends import Result, Status, backend_name, get_backend
+from ..backends.base import solver_died
 from ..inputs import InputError
 from ..model import BoolModel
 from ..stopping import interruption
@@ -286,7 +287,7 @@ def solve_ilp(n: int, backend: str | None = None, time_limit: float | None = DEF
         raise AssertionError(f"{name} calls the {n}x{n} puzzle infeasible, but the all-zero grid keeps every rule")
     if not result.found or result.true_vars is None:
         return MethodResult((), None, False, result.bound, seconds,
-                            f"ILP ({size}) via {name}: no grid {_why_none(clock, result.detail)} "
+                            f"ILP ({size}) via {name}: no grid {_why_none(clock, result)} "
                             f"({result.detail or result.status.value})")
     grid = built.grid(result.true_vars)
     proven = result.status == Status.OPTIMAL
@@ -295,12 +296,12 @@ def solve_ilp(n: int, backend: str | None = None, time_limit: float | None = DEF
     return MethodResult(grid, result.objective, proven, bound, seconds, f"ILP ({size}) via {name}: {verdict}")
 
 
-def _why_none(clock: Clock, detail: str) -> str:
+def _why_none(clock: Clock, result: Result) -> str:
     """Why a backend gave no grid although the all-zero grid keeps every rule: its time ran out
     (the solver's own words, CBC's "Not Solved", say no more), unless its process died (the
     detail then says how)."""
-    died = detail.startswith("its process")
-    return "found before the time limit ran out" if clock.time_limit is not None and not died else "found"
+    timed_out = clock.time_limit is not None and not solver_died(result)
+    return "found before the time limit ran out" if timed_out else "found"
 
 
 # --------------------------------------------------------------------------- method 2: the DP

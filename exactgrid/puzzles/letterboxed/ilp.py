@@ -142,6 +142,7 @@ def _ilp_rounds(box: LetterBox, reduced: list[WordEdge], limit: int, solver: Bac
                 rounds: _Rounds) -> None:
     """Ask the backend for k = 1, 2, ... words until one is feasible or unknown; record it in ``rounds``."""
     from ...backends import Status
+    from ...backends.base import solver_died
 
     for k in range(1, limit + 1):
         clock.tell(f"ILP on {solver.name}: is there a solution of {plural(k, 'word')}?", "round", bound=k,
@@ -156,7 +157,7 @@ def _ilp_rounds(box: LetterBox, reduced: list[WordEdge], limit: int, solver: Bac
             rounds.found = chain.decode(result.true_vars)
             rounds.steps.append(f"k={k} feasible")
         else:
-            died = result is not None and result.detail.startswith("its process")
+            died = result is not None and solver_died(result)
             why = (result.detail if died else "the time limit ran out" if clock.time_limit is not None
                    else f"the backend said {result.status.value if result is not None else 'nothing'}")
             rounds.steps.append(f"k={k} unknown ({why})")
