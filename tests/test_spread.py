@@ -6,11 +6,17 @@ from __future__ import annotations
 
 import multiprocessing
 import random
+import threading
+import time
 from concurrent.futures import Future, ThreadPoolExecutor
+from types import SimpleNamespace
 
 import pytest
 
 import exactgrid.inputs
+import exactgrid.prove.placement
+import exactgrid.prove.spread
+from exactgrid.backends import Result, Status
 from exactgrid.backends.ilp import HighsModel
 from exactgrid.geometry import Board
 from exactgrid.inputs import InputError
@@ -19,7 +25,7 @@ from exactgrid.prove.bound import bound
 from exactgrid.prove.cores import Cutter
 from exactgrid.prove.counting import counting_model
 from exactgrid.prove.cuts import Cuts
-from exactgrid.prove.placement import Core, Placement, pair_of
+from exactgrid.prove.placement import STOP_POLL_SECONDS, Core, Placement, pair_of
 from exactgrid.prove.spread import CoreSearch, PlacementSpec, Spread, find_cores, search_job
 from exactgrid.question import build_question
 
@@ -203,3 +209,65 @@ def test_with_the_exact_model_the_workers_search_pair_cores_meanwhile():
     for core in spread.cores:  # whatever pair cores the worker sent in time are cores
         assert isinstance(core, Core) and core.pairs
     assert not multiprocessing.active_children()
+
+
+class _Undecided:
+    """A placement session that never decides: each call runs out of its whole time, as a hard
+    check would (or ends early once :attr:`released`, so that a test can always end)."""
+
+    def __init__(self) -> None:
+        self.limits: list[float | None] = []
+        self.asked = threading.Event()
+        self.released = threading.Event()
+
+    def solve(self, assumptions, time_limit=None):
+        self.limits.append(time_limit)
+        self.asked.set()
+        self.released.wait(time_limit)
+        return Result(Status.UNKNOWN, detail="time limit reached")
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_check_ends_with_no_answer_once_asked_to_stop():
+    placement, search = _triangle_search()
+    pairs, limits = tuple(sorted(search.pairs)), search.counts
+    try:
+        assert placement.check(pairs, limits, stop=lambda: True) is None
+        assert isinstance(placement.check(pairs, limits, stop=lambda: False), Core)  # not stopped: answered
+        placement.session.close()
+        placement.session = undecided = _Undecided()
+        polls = iter(range(4))
+        assert placement.check(pairs, limits, stop=lambda: next(polls, None) is None) is None  # no time limit
+    finally:
+        placement.close()
+    assert len(undecided.limits) == 4  # asked in slices, ``stop`` between them
+    assert all(limit is not None and limit <= STOP_POLL_SECONDS for limit in undecided.limits)
+
+
+def test_a_running_core_search_on_a_dask_cluster_ends_when_the_spread_stops(monkeypatch):
+    distributed = pytest.importorskip("distributed")
+    undecided = _Undecided()
+    monkeypatch.setattr(exactgrid.prove.placement, "get_backend",
+                        lambda name: SimpleNamespace(open_session=lambda model: undecided))
+    ended, answers = threading.Event(), []
+
+    def recorded(*args, **kwargs):
+        answers.append(find_cores(*args, **kwargs))
+        ended.set()
+        return answers[-1]
+
+    monkeypatch.setattr(exactgrid.prove.spread, "find_cores", recorded)  # the cluster is in this process
+    placement, search = _triangle_search()
+    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None)
+    try:
+        with cluster, distributed.Client(cluster) as client:
+            spread = Spread(client.get_executor(), 1, PlacementSpec.of(placement, "cadical"))
+            spread.start(search, time.monotonic() + 600)  # unstopped, it would search for 10 minutes
+            assert undecided.asked.wait(60)  # the worker's search is under way
+            spread.stop()
+            assert ended.wait(60) and answers == [None]  # stopped, with no core
+    finally:
+        undecided.released.set()
+        placement.close()

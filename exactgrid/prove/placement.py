@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..backends import Result, Status, get_backend
+from ..backends.base import ResolvingSession
 from ..geometry import Board
 from ..model import BoolModel
 from ..wording import plural
@@ -49,6 +50,10 @@ SHRINK_CHECK_SECONDS = 1.0
 """Each trial of core shrinking gets at most this long; a literal whose trial runs out stays in
 the core (still a core, perhaps not minimal). Near-minimal cores can take minutes to confirm."""
 
+
+STOP_POLL_SECONDS = 0.5
+"""With a ``stop`` test (:meth:`Placement.check`), the solver is asked in slices of at most
+this long, and ``stop`` between them: how long a stopped check may run on."""
 
 SEED_KEEPS = 0.75
 """A seeded check (:meth:`Placement.check`) first asks about a random part of the pairs and
@@ -271,12 +276,18 @@ class Placement:
 
     def check(self, pairs: tuple[Pair, ...], at_most: tuple[tuple[str, int], ...] = (),
               time_limit: float | None = None, shrink: bool = True,
-              triples: tuple[Triple, ...] = (), seed: int | None = None) -> str | Core | None:
+              triples: tuple[Triple, ...] = (), seed: int | None = None,
+              stop: Callable[[], bool] | None = None) -> str | Core | None:
         """A placement's letters (cell order, ``_`` for a filler cell) when one exists; else a core
-        (minimal when ``shrink`` and time allows); None at the time limit. ``seed``: shrink in a
-        shuffled order (another order usually leaves another minimal core), else in the order
-        the solver gave."""
+        (minimal when ``shrink`` and time allows); None at the time limit, or once ``stop()``
+        says so (asked about every :data:`STOP_POLL_SECONDS`: how a task on a cluster, where no
+        signal reaches it, is stopped). ``seed``: shrink in a shuffled order (another order
+        usually leaves another minimal core), else in the order the solver gave."""
         deadline = None if time_limit is None else time.monotonic() + time_limit
+
+        def solve(assumptions: list[int], until: float | None) -> Result | None:
+            return self._solve(assumptions, until, stop)
+
         named = self.assumptions(pairs, at_most, triples)
         order = list(named)
         result = None
@@ -284,12 +295,12 @@ class Placement:
             rng = random.Random(seed)
             rng.shuffle(order)
             part = [lit for lit in order if rng.random() < SEED_KEEPS]
-            result = self._solve(part, deadline)
+            result = solve(part, deadline)
             if result is not None and result.status == Status.SAT:
                 result = None
         if result is None:
-            result = self._solve(order, deadline)
-        if result is None:
+            result = solve(order, deadline)
+        if result is None or (stop is not None and stop()):
             return None
         if result.status == Status.SAT:
             true = result.true_vars or frozenset()
@@ -299,17 +310,30 @@ class Placement:
         if seed is not None:
             random.Random(seed + 1).shuffle(core)
         if shrink:
-            core = shrink_core(self._solve, core, deadline)
+            core = shrink_core(solve, core, deadline)
         chosen = [named[lit] for lit in core]
         return Core(tuple(sorted(p for p in chosen if len(p) == 2 and isinstance(p[1], str))),  # type: ignore
                     tuple(sorted(p for p in chosen if isinstance(p[1], int))),  # type: ignore[misc]
                     tuple(sorted(p for p in chosen if len(p) == 3)))  # type: ignore[misc]
 
-    def _solve(self, assumptions: list[int], deadline: float | None) -> Result | None:
-        left = None if deadline is None else max(0.0, deadline - time.monotonic())
+    def _solve(self, assumptions: list[int], deadline: float | None,
+               stop: Callable[[], bool] | None = None) -> Result | None:
+        """The session's answer under ``assumptions`` by ``deadline``; None out of time or once
+        ``stop()`` says so. With ``stop``, an incremental session is asked in slices (what it
+        learnt carries over); a session that would start afresh each time is asked once."""
         self.checks += 1
-        result = self.session.solve(assumptions, time_limit=left)
-        return None if result.status == Status.UNKNOWN else result
+        sliced = stop is not None and not isinstance(self.session, ResolvingSession)
+        while True:
+            if stop is not None and stop():
+                return None
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            if sliced:
+                left = STOP_POLL_SECONDS if left is None else min(left, STOP_POLL_SECONDS)
+            result = self.session.solve(assumptions, time_limit=left)
+            if result.status != Status.UNKNOWN:
+                return result
+            if not sliced or (deadline is not None and time.monotonic() >= deadline):
+                return None
 
     def close(self) -> None:
         """Free the solver."""

@@ -12,15 +12,18 @@ a round costs it the check, not the model.
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 import uuid
 from collections import OrderedDict
+from collections.abc import Callable
 from concurrent.futures import Executor, Future, wait
 from dataclasses import dataclass, field
 
 from ..geometry import Board
-from .placement import COUNT_LIMIT, Core, Pair, Placement, Triple
+from ..pool import ClusterStop, dask_client_of, stop_was_asked
+from .placement import COUNT_LIMIT, STOP_POLL_SECONDS, Core, Pair, Placement, Triple
 
 KEPT_SESSIONS = 2
 """Placement sessions a worker thread keeps (the least recently used one is closed)."""
@@ -53,10 +56,11 @@ def placement_limits(counts: dict[str, int], pairs: set[Pair] | frozenset[Pair],
 
 
 def find_cores(placement: Placement, search: CoreSearch, time_limit: float | None,
-               seed: int | None = None) -> list[Core] | str | None:
+               seed: int | None = None, stop: Callable[[], bool] | None = None) -> list[Core] | str | None:
     """Up to ``search.per_round`` cores with disjoint pairs that the solution violates (each one
     shrunk in the order ``seed`` gives, see :meth:`Placement.check`); or the placement's letters
-    when the pairs and counts can be placed; None when the time limit comes before any core."""
+    when the pairs and counts can be placed; None when the time limit comes, or ``stop()`` says
+    so, before any core."""
     deadline = None if time_limit is None else time.monotonic() + time_limit
     counts = dict(search.counts)
     pairs, triples = set(search.pairs), set(search.triples)
@@ -65,7 +69,7 @@ def find_cores(placement: Placement, search: CoreSearch, time_limit: float | Non
         left = None if deadline is None else max(0.0, deadline - time.monotonic())
         limits = placement_limits(counts, pairs, placement.board.size)  # a triple's letters are in its pairs
         found = placement.check(tuple(sorted(pairs)), limits, time_limit=left, triples=tuple(sorted(triples)),
-                                seed=seed)
+                                seed=seed, stop=stop)
         if not isinstance(found, Core):
             return cores if cores else found  # the cores found still cut, whatever is left
         cores.append(found)
@@ -115,12 +119,30 @@ def _session(spec: PlacementSpec) -> Placement:
     return sessions[spec.key]
 
 
-def search_job(spec: PlacementSpec, search: CoreSearch, seed: int, deadline: float | None) -> list[Core] | str | None:
+def search_job(spec: PlacementSpec, search: CoreSearch, seed: int, deadline: float | None,
+               stop_name: str | None = None) -> list[Core] | str | None:
     """One worker's core search (module level, so that any executor can pickle it). ``deadline``
-    is wall-clock (``time.time()``), meaning the same on every machine of a cluster."""
+    is wall-clock (``time.time()``), meaning the same on every machine of a cluster.
+    ``stop_name``: on a Dask worker, the run's :class:`~exactgrid.pool.ClusterStop`; once it is
+    set the search ends with None (a running task cannot be cancelled otherwise)."""
     placement = _session(spec)
     left = None if deadline is None else max(0.0, deadline - time.time())
-    return find_cores(placement, search, left, seed)
+    return find_cores(placement, search, left, seed, None if stop_name is None else _asker(stop_name))
+
+
+def _asker(name: str) -> Callable[[], bool]:
+    """Whether the :class:`~exactgrid.pool.ClusterStop` ``name`` is set, asking the scheduler
+    at most every :data:`~exactgrid.prove.placement.STOP_POLL_SECONDS` (shrinking a core asks
+    after every short trial)."""
+    asked = [-math.inf, False]
+
+    def stop() -> bool:
+        now = time.monotonic()
+        if not asked[1] and now - asked[0] >= STOP_POLL_SECONDS:
+            asked[:] = [now, stop_was_asked(name)]
+        return bool(asked[1])
+
+    return stop
 
 
 class Spread:
@@ -137,6 +159,9 @@ class Spread:
         self.executor = executor
         self.jobs = jobs
         self.spec = spec
+        client = dask_client_of(executor)
+        self.cluster_stop = None if client is None else ClusterStop(client)
+        """On a Dask cluster, the flag its running searches poll (:meth:`stop` sets it)."""
         self.submitted = 0
         self.pending: list[Future[list[Core] | str | None]] = []
         self.failed: list[str] = []
@@ -148,7 +173,8 @@ class Spread:
         wall = None if deadline is None else time.time() + (deadline - time.monotonic())
         while len(self.pending) < self.jobs:
             self.submitted += 1
-            self.pending.append(self.executor.submit(search_job, self.spec, search, self.submitted, wall))
+            stop_name = None if self.cluster_stop is None else self.cluster_stop.name
+            self.pending.append(self.executor.submit(search_job, self.spec, search, self.submitted, wall, stop_name))
 
     def harvest(self, timeout: float | None = 0.0) -> list[Core]:
         """The cores of the searches finished by now (or, waiting up to ``timeout`` seconds, of
@@ -168,8 +194,11 @@ class Spread:
         return cores
 
     def stop(self) -> None:
-        """Cancel the searches not started (one already running ends by its deadline, or with
-        the process pool the bound made)."""
+        """Cancel the searches not started, and end those running: on a Dask cluster through
+        :attr:`cluster_stop` (within about a second); on the process pool the bound made, with
+        the pool. On another executor, one already running ends by its deadline."""
         for future in self.pending:
             future.cancel()
         self.pending.clear()
+        if self.cluster_stop is not None:
+            self.cluster_stop.set()
