@@ -98,27 +98,35 @@ def dask_client_of(executor: Executor) -> Any | None:
 
 
 class ClusterStop:
-    """A flag on a Dask scheduler that the tasks of one run poll (:func:`stop_was_asked`): a
-    task already running cannot be cancelled, so it ends its own work when the flag is set."""
+    """A run's flag on a Dask scheduler, which the run's tasks poll (:func:`stop_was_asked`): a
+    task already running cannot be cancelled, so it ends its own work once the run stops.
+
+    The flag is a ``distributed.Event`` that is *set while the run goes on* (from here) and
+    cleared by :meth:`stop`: the scheduler forgets a cleared event, so a run leaves nothing
+    behind on it, stopped or not."""
 
     def __init__(self, client: Any) -> None:
-        self.client = client
-        self.name = f"exactgrid-stop-{uuid.uuid4().hex}"
+        from distributed import Event
 
-    def set(self) -> None:
-        """Ask every task of the run to stop (nothing, if the scheduler is gone already)."""
+        self.client = client
+        self.name = f"exactgrid-run-{uuid.uuid4().hex}"
+        Event(self.name, client=client).set()
+
+    def stop(self) -> None:
+        """Ask every task of the run to stop, and forget the flag (nothing, if the scheduler is
+        gone already)."""
         from distributed import Event
 
         with contextlib.suppress(Exception):
-            Event(self.name, client=self.client).set()
+            Event(self.name, client=self.client).clear()
 
 
 def stop_was_asked(name: str) -> bool:
-    """In a task on a Dask worker: whether the run's :class:`ClusterStop` named ``name`` is set
-    (False when the scheduler cannot be asked)."""
+    """In a task on a Dask worker: whether the run whose :class:`ClusterStop` is named ``name``
+    has stopped (False when the scheduler cannot be asked: the task goes on to its time limit)."""
     try:
         from distributed import Event
 
-        return bool(Event(name).is_set())
+        return not Event(name).is_set()
     except Exception:  # noqa: BLE001 - no scheduler to ask: go on until the time limit
         return False

@@ -45,7 +45,13 @@ def test_an_in_process_dask_cluster_answers_the_same():
     with cluster, distributed.Client(cluster) as client:
         questions = [(f"q{i}", SPECS[i]) for i in PICKED]
         answers = list(fit_many(questions, backend="cadical", executor=client.get_executor(), time_limit=60))
+        assert scheduler_events(client) == []  # the run's stop flag is forgotten
     check_answers(answers)
+
+
+def scheduler_events(client) -> list:
+    """The names of the events a Dask scheduler holds (the runs' stop flags among them)."""
+    return client.run_on_scheduler(lambda dask_scheduler: list(dask_scheduler.extensions["events"]._events))
 
 
 def test_a_total_time_limit_keeps_what_was_answered():
@@ -270,6 +276,7 @@ def test_a_run_stopped_on_a_dask_cluster_ends_the_tasks_already_running(monkeypa
         while children() - before:
             assert time.monotonic() < deadline, "the tasks' fits went on after the run was stopped"
             time.sleep(0.1)
+        assert scheduler_events(client) == []  # stopped, and forgotten
 
 
 def test_on_a_dask_cluster_bad_input_found_in_the_fit_is_an_error_line():

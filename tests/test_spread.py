@@ -32,6 +32,7 @@ from exactgrid.question import build_question
 from .test_bound import SPECS
 from .test_cores import placeable
 from .test_counting import _best_score, _grids
+from .test_many import scheduler_events
 
 pytest.importorskip("highspy")
 
@@ -268,6 +269,7 @@ def test_a_running_core_search_on_a_dask_cluster_ends_when_the_spread_stops(monk
             assert undecided.asked.wait(60)  # the worker's search is under way
             spread.stop()
             assert ended.wait(60) and answers == [None]  # stopped, with no core
+            assert scheduler_events(client) == []  # and the scheduler forgot the run's flag
     finally:
         undecided.released.set()
         placement.close()

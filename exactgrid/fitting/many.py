@@ -331,9 +331,12 @@ class _Batch:
         return _result(future, ident)
 
     def close(self) -> None:
-        """Shut our pool down, waiting for nothing (every question has been answered)."""
+        """Shut our pool down, waiting for nothing (every question has been answered); on a
+        Dask cluster, forget the run's stop flag."""
         if self.own:
             self.pool.shutdown(wait=True)
+        elif self.cluster_stop is not None:
+            self.cluster_stop.stop()
 
     def stop(self) -> None:
         """Stop our pool now (its processes ended); a given executor is left open, but on a Dask
@@ -341,7 +344,7 @@ class _Batch:
         if self.own:
             stop_pool(self.pool)  # type: ignore[arg-type]
         elif self.cluster_stop is not None:
-            self.cluster_stop.set()
+            self.cluster_stop.stop()
 
 
 def _not_answered(pending: dict[Future[ManyAnswer], tuple[Any, Question, bool]], stream: Iterator[tuple[int, Any]],

@@ -201,4 +201,4 @@ class Spread:
             future.cancel()
         self.pending.clear()
         if self.cluster_stop is not None:
-            self.cluster_stop.set()
+            self.cluster_stop.stop()
