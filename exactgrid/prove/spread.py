@@ -123,16 +123,16 @@ def search_job(spec: PlacementSpec, search: CoreSearch, seed: int, deadline: flo
                stop_name: str | None = None) -> list[Core] | str | None:
     """One worker's core search (module level, so that any executor can pickle it). ``deadline``
     is wall-clock (``time.time()``), meaning the same on every machine of a cluster.
-    ``stop_name``: on a Dask worker, the run's :class:`~exactgrid.pool.ClusterStop`; once it is
-    set the search ends with None (a running task cannot be cancelled otherwise)."""
+    ``stop_name``: on a Dask worker, the name of the run's :class:`~exactgrid.pool.ClusterStop`;
+    once the run stops, the search ends with None (a running task cannot be cancelled otherwise)."""
     placement = _session(spec)
     left = None if deadline is None else max(0.0, deadline - time.time())
     return find_cores(placement, search, left, seed, None if stop_name is None else _asker(stop_name))
 
 
 def _asker(name: str) -> Callable[[], bool]:
-    """Whether the :class:`~exactgrid.pool.ClusterStop` ``name`` is set, asking the scheduler
-    at most every :data:`~exactgrid.prove.placement.STOP_POLL_SECONDS` (shrinking a core asks
+    """Whether the run of the :class:`~exactgrid.pool.ClusterStop` ``name`` has stopped, asking
+    the scheduler at most every :data:`~exactgrid.prove.placement.STOP_POLL_SECONDS` (shrinking a core asks
     after every short trial)."""
     asked = [-math.inf, False]
 
@@ -161,7 +161,7 @@ class Spread:
         self.spec = spec
         client = dask_client_of(executor)
         self.cluster_stop = None if client is None else ClusterStop(client)
-        """On a Dask cluster, the flag its running searches poll (:meth:`stop` sets it)."""
+        """On a Dask cluster, the run's flag that its running searches poll (:meth:`stop` ends it)."""
         self.submitted = 0
         self.pending: list[Future[list[Core] | str | None]] = []
         self.failed: list[str] = []
