@@ -200,8 +200,8 @@ def _simple_witness(grid: Grid, word: str, budget: int) -> Match | None:
 
     def extend(path: list[int], used: int, keys: list[tuple]) -> None:
         i = len(path)
-        if i == n:
-            candidate = (used, tuple(keys), tuple(path))
+        if i == n:  # the path compared from its end: the last cell lowest, then each earlier one
+            candidate = (used, tuple(keys), tuple(reversed(path)))
             if not best or candidate < best[0]:
                 best[:] = [candidate]
             return
@@ -221,7 +221,7 @@ def _simple_witness(grid: Grid, word: str, budget: int) -> Match | None:
     extend([], 0, [])
     if not best:
         return None
-    path = best[0][2]
+    path = tuple(reversed(best[0][2]))
     return Match(word, "".join(grid.letters[c] for c in path), path)
 
 

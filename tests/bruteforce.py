@@ -60,6 +60,14 @@ def best_spelling_on(letters: str, is_adjacent, word: str, budget: int, path_rul
     return best
 
 
+def canonical_path(letters: str, rows: int, cols: int, moves: str, spelled: str, path_rule: str) -> tuple:
+    """The path docs/rules.md shows for a spelling: of every path spelling it, the one ending
+    at the lowest cell, each earlier cell the lowest possible (the least path read backwards)."""
+    paths = [p for p in all_paths(rows, cols, moves, len(spelled), path_rule)
+             if "".join(letters[c] for c in p) == spelled]
+    return min(paths, key=lambda p: p[::-1])
+
+
 def all_grids(alphabet: str, size: int):
     for letters in product(alphabet, repeat=size):
         yield "".join(letters)

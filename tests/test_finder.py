@@ -13,6 +13,7 @@ from .bruteforce import (
     all_paths_on,
     best_spelling,
     best_spelling_on,
+    canonical_path,
     letter_boxed_adjacent,
     line_adjacent,
     ring_adjacent,
@@ -113,6 +114,7 @@ def test_finder_agrees_with_brute_force(path_rule, budget):
         else:
             assert match.spelled == expected[2], (letters, rows, cols, moves, word)
             assert match.substitutions == expected[0]
+            assert match.path == canonical_path(letters, rows, cols, moves, match.spelled, path_rule)
             assert "".join(letters[c] for c in match.path) == match.spelled
             steps = zip(match.path, match.path[1:])
             assert all(adjacent(rows, cols, moves, a, b) for a, b in steps)
