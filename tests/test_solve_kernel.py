@@ -188,3 +188,21 @@ def test_swaps_and_changes_keep_the_incremental_state_equal_to_a_fresh_rescore(q
         assert ((states.founds >= 0) == (fresh.founds >= 0)).all()
         assert (states.counters[:, :kernel.STEP] == fresh.counters[:, :kernel.STEP]).all()
         _agree(problem, states)
+
+
+def test_the_penalised_value_keeps_its_order_with_weights_near_their_limit():
+    """Weights may add up to 2**62 and the penalty is 1.5 times the heaviest: penalty times the
+    violations overflowed int64, so a grid with three required words missing outranked one
+    with two (the search was drawn to the worst grids). Now the cost saturates: never reversed."""
+    penalty = int(1.5 * 2**61)
+    counters = np.zeros(kernel.N_COUNTERS, dtype=np.int64)
+
+    def value(missing: int, score: int, min_score: int = 0) -> int:
+        counters[:] = 0
+        counters[kernel.MISSING], counters[kernel.SCORE] = missing, score
+        return int(kernel.objective(counters, 0, 0, min_score, penalty)[0])
+
+    assert value(2, 2**61 + 1) > value(3, 0)
+    assert value(0, 2**62) > value(1, 2**62) > value(5, 0) >= -(2**63)
+    assert value(1, 10) == 10 - penalty  # below the cap, exact
+    assert value(9, 0, min_score=2**62) == -(2**63)  # the least value there is, and no wrap-around

@@ -641,7 +641,7 @@ def _value_bound(counters, freed, gain_score, gain_count, gain_required, goal):
     if count < goal[1]:
         violations += goal[1] - count
     short = goal[2] - score if score < goal[2] else 0
-    return score - goal[3] * violations - short
+    return _penalised(score, violations, short, goal[3])
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -741,7 +741,22 @@ def objective(counters, n_chains, min_count, min_score, penalty):
     if counters[FOUND] < min_count:
         violations += min_count - counters[FOUND]
     short = min_score - counters[SCORE] if counters[SCORE] < min_score else 0
-    return counters[SCORE] - penalty * violations - short, violations == 0 and short == 0
+    return _penalised(counters[SCORE], violations, short, penalty), violations == 0 and short == 0
+
+
+PENALTY_CAP = 2**62
+"""The most the violations of a grid may cost (:func:`_penalised`): with the score and the
+shortfall each at most 2**62 (the weights' limit), the penalised value fits in an int64."""
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _penalised(score, violations, short, penalty):
+    """``score - penalty * violations - short``, the product saturated at :data:`PENALTY_CAP`:
+    with weights near their limit it would overflow int64 and rank the grids with the most
+    violations first. Below the cap the value is exact; above it, such grids tie but for score."""
+    if violations > 0 and penalty > PENALTY_CAP // violations:
+        return score - PENALTY_CAP - short
+    return score - penalty * violations - short
 
 
 @njit(cache=True, nogil=True)
