@@ -184,3 +184,58 @@ def test_fits_time_limit_counts_the_time_its_modules_take_to_load(monkeypatch) -
     answer = api.fit(question, time_limit=10, local_search=1.0)
     assert given == [6.0] and answer.seconds == 8.0  # read at 0 (start), 4 (before the fit), 8 (after)
     assert api.fit(question, time_limit=3, local_search=1.0) is not None and given[-1] == 0.0  # none left
+
+
+def test_awards_on_a_list_of_other_words_are_refused_before_any_search(tmp_path) -> None:
+    """A checklist judges US states: with CAT in the list, solve used to search, then fail on
+    the grid it found ("unknown state 'CAT'"); fit and bound counted CAT towards 20S."""
+    words = tmp_path / "mixed.txt"
+    words.write_text("CALIFORNIA,5\nOHIO,3\nCAT,2\n")
+    for command in ("solve", "fit", "bound"):
+        result = run(command, "--words", str(words), "--award", "NOCAL", "--shape", "3x3", "--time-limit", "600")
+        assert result.exit_code == 2, (command, result.output)
+        assert "a checklist judges US states, and the word list holds CAT, which is not a state" in result.output
+    states = tmp_path / "states.txt"  # a list of states, weighted as one likes, is fine
+    states.write_text("CALIFORNIA,1\nOHIO,1\nUTAH,1\nIOWA,1\n")
+    result = run("solve", "--words", str(states), "--award", "NOCAL", "--shape", "3x3", *BUDGET, "--json")
+    assert result.exit_code == 0, result.output
+
+
+def test_a_minimum_of_its_own_goes_with_the_awards_that_count_every_word() -> None:
+    """solve's targets count every word, so its own --min-score goes with 20S (it used to be
+    refused, with advice solve has no option to follow)."""
+    result = run("solve", "--shape", "3x3", "--min-score", "1000", "--award", "20S", *BUDGET, "--json")
+    assert result.exit_code in (0, 3), result.output  # 20 states on 3x3: the search may not get there
+    data = json.loads(result.stdout)
+    assert data["verdict"] in ("fits", "unknown")
+    question = eg.solving.solve_question(eg.Question(eg.Board(3, 3), min_score=1000), awards=["20S"])
+    assert question.min_count == 20 and question.min_score == 1000
+    assert question.optional == question.but(optional="all").optional
+
+
+def test_a_certify_window_too_large_is_refused_before_the_search() -> None:
+    result = run("solve", "--shape", "2x2", "--certify-window", "5", "--workers", "1", "--time-limit", "600")
+    assert result.exit_code == 2 and "the certify window must be 1..4 cells" in result.output
+    assert "grids scored" not in result.output  # no search ran (its summary would say so)
+    fixed = run("solve", "--shape", "2x2", "--cells", "A./..", "--certify-window", "4", "--time-limit", "600")
+    assert fixed.exit_code == 2 and "must be 1..3 cells" in fixed.output
+
+
+def test_bad_input_leaves_no_out_file_and_a_fifo_is_refused(tmp_path) -> None:
+    out = tmp_path / "improvements.jsonl"
+    result = run("solve", "OHIO:exact", "--shape", "3x3", "--out", str(out), "--time-limit", "600")
+    assert result.exit_code == 2 and "pinned spelling" in result.output
+    assert not out.exists()  # it used to be left behind, empty
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    result = run("solve", "--shape", "3x3", "--out", str(fifo), "--time-limit", "600")  # used to block for ever
+    assert result.exit_code == 2 and "it is a FIFO" in result.output
+
+
+def test_the_progress_line_names_no_award_before_a_grid() -> None:
+    stats = eg.solving.SearchStats(elapsed=1.0, proposals=10, best_score=None, best_found=())
+    events = []
+    news = eg.solving.answer._News(eg.Question(eg.Board(3, 3)), events.append, None,
+                                   {"on_improvement": None, "on_compile": None, "on_certify_progress": None})
+    news.progress(stats)
+    assert "no grid yet" in events[0].message and "awards" not in events[0].message  # NOCAL used to pass here

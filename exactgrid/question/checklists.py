@@ -7,6 +7,7 @@ from pathlib import Path
 
 from ..awards import Checklist, default_checklist, load_checklist
 from ..awards.chains import border_graph
+from ..data.us import us_states
 from .core import Chain, Question, SpecError
 from .requirement import Requirement
 
@@ -34,8 +35,11 @@ def checklist_question(question: Question, checklist: Checklist, water_borders: 
     plus water-only pairs when ``water_borders`` or the checklist or item says so).
 
     Raises SpecError when the items contradict each other or the question (a state both
-    required and forbidden) or name states the question's word list does not hold.
+    required and forbidden), name states the question's word list does not hold, or the list
+    holds a word that is not a US state (a checklist judges US states: its counts, scores and
+    chains are over states).
     """
+    _check_us_states(question)
     water = checklist.water_borders if water_borders is None else water_borders
     required = list(question.required)
     have = set(question.required_words)
@@ -65,6 +69,16 @@ def checklist_question(question: Question, checklist: Checklist, water_borders: 
     optional = "all" if counts and not question.optional else question.optional
     return question.but(required=tuple(required), forbidden=tuple(forbidden), chains=tuple(chains),
                         min_count=min_count, min_score=min_score, optional=optional)
+
+
+def _check_us_states(question: Question) -> None:
+    """SpecError when the question's word list holds words that are not US states."""
+    strangers = [w for w in question.words.weights if w not in us_states()]
+    if strangers:
+        named = ", ".join(strangers[:3]) + (f" and {len(strangers) - 3:,} more" if len(strangers) > 3 else "")
+        which = "is not a state" if len(strangers) == 1 else "are not states"
+        raise SpecError(f"a checklist judges US states, and the word list holds {named}, which {which}; "
+                        "use a list of states, or drop the awards")
 
 
 def _check_targets_count_every_word(question: Question, targets: list[str]) -> None:

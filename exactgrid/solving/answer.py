@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -21,7 +23,7 @@ from ..render.text import checklist_dict, checklist_table, score_dict, score_tex
 from ..stopping import first_interruption_only, interruption, is_interruption, raise_if_interrupted
 from ..verify import GridCheck, check_grid, checklist_verdict
 from ..wording import plural
-from .certify import WindowCertificate, certify
+from .certify import WindowCertificate, certify, check_window
 from .kernel import require_numba
 from .problem import SearchProblem, SolveError, counts_every_word
 from .search import PROPOSAL_BUDGET, Improvement, Schedule, SearchStats, search
@@ -165,10 +167,13 @@ class SolveAnswer(Answer):
 
 def solve_question(question: Question, checklist: Checklist | str | Path | None = None,
                    awards: Iterable[str] = (), water_borders: bool | None = None) -> Question:
-    """``question`` with the checklist's items (or the named awards of the default checklist)
-    as hard constraints (:func:`~exactgrid.question.checklist_question`)."""
+    """``question`` as :func:`solve` asks it: with the checklist's items (or the named awards of
+    the default checklist) as hard constraints (:func:`~exactgrid.question.checklist_question`),
+    and its targets (``min_score``, ``min_count``, 20S, 200M) counting every word of the list,
+    as the search's objective does."""
+    counted = _count_every_word(question)
     chosen = choose_checklist(checklist, awards)
-    return question if chosen is None else checklist_question(question, chosen, water_borders)
+    return counted if chosen is None else _count_every_word(checklist_question(counted, chosen, water_borders))
 
 
 class _News:
@@ -182,12 +187,20 @@ class _News:
         self.on_progress = on_progress
         self.old = old
         self.us = question.words.name == us_states().name
+        self.out = out
         self.file: Any = None
-        if out is not None:
-            try:
-                self.file = open(out, "a", encoding="utf-8")  # noqa: SIM115 (closed in close())
-            except OSError as exc:
-                raise InputError(f"cannot write {str(out)!r}: {exc.strerror or exc}") from None
+        if out is not None and os.path.exists(out) and stat.S_ISFIFO(os.stat(out).st_mode):
+            raise InputError(f"cannot write {str(out)!r}: it is a FIFO, and writing to it would block the search")
+
+    def open(self) -> None:
+        """Open the ``out`` file, once the question is known to be good (so that bad input
+        leaves no empty file behind), before the search."""
+        if self.out is None or self.file is not None:
+            return
+        try:
+            self.file = open(self.out, "a", encoding="utf-8")  # noqa: SIM115 (closed in close())
+        except OSError as exc:
+            raise InputError(f"cannot write {str(self.out)!r}: {exc.strerror or exc}") from None
 
     def close(self) -> None:
         if self.file is not None:
@@ -217,8 +230,9 @@ class _News:
         self._tell(f"{found.score:,}: {found.grid}", "improvement", best=found.score, data=found)
 
     def progress(self, stats: SearchStats) -> None:
-        if self.on_progress is not None:
-            line = search_progress_line(stats, self.awards(stats.best_found, stats.best_score or 0))
+        if self.on_progress is not None:  # no grid yet, no awards (not even NOCAL's)
+            awards = [] if stats.best_score is None else self.awards(stats.best_found, stats.best_score)
+            line = search_progress_line(stats, awards)
             self._tell(line, "progress", best=stats.best_score, data=stats)
 
     def compiling(self) -> None:
@@ -279,9 +293,12 @@ def solve(question: Question | None = None, *, checklist: Checklist | str | Path
         raise InputError(f"solve takes a Question, got {type(question).__name__}")
     require_numba()
     chosen = choose_checklist(checklist, awards)
-    constrained = _count_every_word(question if chosen is None else checklist_question(question, chosen,
-                                                                                        water_borders))
+    constrained = solve_question(question, chosen, water_borders=water_borders)
     time_limit = None if time_limit is None else check_seconds(time_limit)
+    if certify_window is not None:  # before the search, not after it
+        check_window(constrained, certify_window)
+    if certify_time_limit is not None:
+        check_seconds(certify_time_limit)
     workers = clamp_workers_warning(workers)
     start_text = _start_letters(question, start)
     news = _News(constrained, on_progress, out, {"on_improvement": on_improvement, "on_compile": on_compile,
@@ -336,6 +353,7 @@ def _search(question: Question, started: float, time_limit: float | None, worker
     start is given); an interruption before the search began answers UNKNOWN."""
     try:
         problem = SearchProblem.build(question)
+        news.open()
         if start_text is None and question.required:
             start_text = _feasible_start(question, time_limit)
         left = None if time_limit is None else max(0.0, time_limit - (time.monotonic() - started))

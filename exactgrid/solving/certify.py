@@ -108,6 +108,16 @@ def improve_within(question: Question, grid: str, score: int, window: int, backe
     return Verdict.FITS, check, answer.detail
 
 
+def check_window(question: Question, window: int) -> int:
+    """``window``, when it is a whole number of cells from 1 to the question's free cells
+    (those not fixed), else InputError."""
+    window = check_whole(window, "the certify window")
+    free = question.board.size - len(question.fixed)
+    if not 1 <= window <= free:
+        raise InputError(f"the certify window must be 1..{free} cells (the free cells), got {window}")
+    return window
+
+
 def certify(question: Question, check: GridCheck, window: int, backend: str = SESSION_BACKEND,
             time_limit: float | None = None, on_improvement: Callable[[Improvement], None] | None = None,
             on_progress: Callable[[int, int], None] | None = None) -> tuple[WindowCertificate, GridCheck]:
@@ -115,10 +125,8 @@ def certify(question: Question, check: GridCheck, window: int, backend: str = SE
     certificate, and the final grid (the finder's check of it). Ctrl-C or the time limit ends
     it with an UNKNOWN certificate and the best grid so far. ``on_progress(done, windows)``
     hears how far the windows have got."""
-    window = check_whole(window, "the certify window")
+    window = check_window(question, window)
     free = [c for c in range(question.board.size) if c not in question.fixed]
-    if not 1 <= window <= len(free):
-        raise InputError(f"the certify window must be 1..{len(free)} cells (the free cells), got {window}")
     if time_limit is not None:
         time_limit = check_seconds(time_limit)
     chosen = session_backend(backend)
