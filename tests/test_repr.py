@@ -136,7 +136,18 @@ def test_importing_exactgrid_stays_cheap():
                          text=True, check=True, cwd=ROOT)
     imported = {line.split("|")[-1].strip() for line in out.stderr.splitlines() if "|" in line}
     assert "exactgrid" in imported
-    assert not {name.split(".")[0] for name in imported} & {"matplotlib", "numba", "pysat", "pulp"}
+    assert not {name.split(".")[0] for name in imported} & {"matplotlib", "numba", "pysat", "pulp", "networkx"}
+
+
+def test_scoring_from_the_command_line_imports_no_networkx():
+    """networkx (about a second to import on a busy machine) is for the awards' chains only."""
+    code = ("import sys, exactgrid as eg, exactgrid.cli\n"
+            "eg.score('thoainesl')\n"
+            "print('networkx' in sys.modules)\n"
+            "eg.check('thoainesl')\n"
+            "print('networkx' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert out.stdout.split() == ["False", "True"]  # the chain of C2C needs it, and gets it
 
 
 # --------------------------------------------------------------------------- pictures

@@ -18,12 +18,14 @@ import heapq
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from ..data.us import us_borders, us_states, us_states_info
 from ..words import UnknownWordError
 from .errors import ChecklistError
+
+if TYPE_CHECKING:  # networkx loads in about a second: only the chains' own work imports it
+    import networkx as nx
 
 #: Named groups of states that checklists may write instead of a state, as ``"@east_coast"``.
 STATE_GROUPS: tuple[str, ...] = ("east_coast", "west_coast", "atlantic", "pacific", "gulf", "great_lakes", "m_states")
@@ -34,6 +36,8 @@ STATE_GROUPS: tuple[str, ...] = ("east_coast", "west_coast", "atlantic", "pacifi
 
 @cache
 def _graph(water: bool) -> nx.Graph:
+    import networkx as nx
+
     graph = nx.Graph()
     for info in us_states_info():
         graph.add_node(
@@ -170,6 +174,8 @@ def find_chain(
     ...             "TENNESSEE", "GEORGIA"]).chain
     ('GEORGIA', 'TENNESSEE', 'ARKANSAS', 'OKLAHOMA', 'NEWMEXICO', 'ARIZONA', 'CALIFORNIA')
     """
+    import networkx as nx
+
     keys = set(resolve_states(found))
     src = sorted(set(east_coast() if sources is None else resolve_states(sources)) & keys)
     dst = sorted(set(west_coast() if targets is None else resolve_states(targets)) & keys)
