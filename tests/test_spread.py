@@ -33,6 +33,7 @@ from .test_bound import SPECS
 from .test_cores import placeable
 from .test_counting import _best_score, _grids
 from .test_many import scheduler_events
+from .test_signals import HANG_SECONDS
 
 pytest.importorskip("highspy")
 
@@ -265,10 +266,10 @@ def test_a_running_core_search_on_a_dask_cluster_ends_when_the_spread_stops(monk
     try:
         with cluster, distributed.Client(cluster) as client:
             spread = Spread(client.get_executor(), 1, PlacementSpec.of(placement, "cadical"))
-            spread.start(search, time.monotonic() + 600)  # unstopped, it would search for 10 minutes
-            assert undecided.asked.wait(60)  # the worker's search is under way
+            spread.start(search, time.monotonic() + 3 * HANG_SECONDS)  # unstopped, it would search on
+            assert undecided.asked.wait(HANG_SECONDS)  # the worker's search is under way
             spread.stop()
-            assert ended.wait(60) and answers == [None]  # stopped, with no core
+            assert ended.wait(HANG_SECONDS) and answers == [None]  # stopped, with no core
             assert scheduler_events(client) == []  # and the scheduler forgot the run's flag
     finally:
         undecided.released.set()
