@@ -9,10 +9,13 @@ ended at once (a worker's solver child dies with it), so nothing is left running
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import signal
 import sys
+import time
 import uuid
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
@@ -98,7 +101,7 @@ def dask_client_of(executor: Executor) -> Any | None:
 
 
 class ClusterStop:
-    """A run's flag on a Dask scheduler, which the run's tasks poll (:func:`stop_was_asked`): a
+    """A run's flag on a Dask scheduler, which the run's tasks poll (:func:`run_stopped`): a
     task already running cannot be cancelled, so it ends its own work once the run stops.
 
     The flag is a ``distributed.Event`` that is *set while the run goes on* (from here) and
@@ -121,6 +124,10 @@ class ClusterStop:
             Event(self.name, client=self.client).clear()
 
 
+STOP_POLL_SECONDS = 0.5
+"""How often a task on a Dask cluster asks the scheduler whether its run has stopped."""
+
+
 def stop_was_asked(name: str) -> bool:
     """In a task on a Dask worker: whether the run whose :class:`ClusterStop` is named ``name``
     has stopped (False when the scheduler cannot be asked: the task goes on to its time limit)."""
@@ -130,3 +137,17 @@ def stop_was_asked(name: str) -> bool:
         return not Event(name).is_set()
     except Exception:  # noqa: BLE001 - no scheduler to ask: go on until the time limit
         return False
+
+
+def run_stopped(name: str) -> Callable[[], bool]:
+    """A test a task may call as often as it likes: whether its run (the :class:`ClusterStop`
+    named ``name``) has stopped, asking the scheduler at most every :data:`STOP_POLL_SECONDS`."""
+    asked = [-math.inf, False]  # when the scheduler was last asked, and whether the run had stopped
+
+    def stopped() -> bool:
+        now = time.monotonic()
+        if not asked[1] and now - asked[0] >= STOP_POLL_SECONDS:
+            asked[:] = [now, stop_was_asked(name)]
+        return bool(asked[1])
+
+    return stopped

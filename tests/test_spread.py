@@ -25,7 +25,7 @@ from exactgrid.prove.bound import bound
 from exactgrid.prove.cores import Cutter
 from exactgrid.prove.counting import counting_model
 from exactgrid.prove.cuts import Cuts
-from exactgrid.prove.placement import STOP_POLL_SECONDS, Core, Placement, pair_of
+from exactgrid.prove.placement import STOP_SLICE_SECONDS, Core, Placement, pair_of
 from exactgrid.prove.spread import CoreSearch, PlacementSpec, Spread, find_cores, search_job
 from exactgrid.question import build_question
 
@@ -245,7 +245,7 @@ def test_a_check_ends_with_no_answer_once_asked_to_stop():
     finally:
         placement.close()
     assert len(undecided.limits) == 4  # asked in slices, ``stop`` between them
-    assert all(limit is not None and limit <= STOP_POLL_SECONDS for limit in undecided.limits)
+    assert all(limit is not None and limit <= STOP_SLICE_SECONDS for limit in undecided.limits)
 
 
 def test_a_running_core_search_on_a_dask_cluster_ends_when_the_spread_stops(monkeypatch):

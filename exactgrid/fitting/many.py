@@ -26,7 +26,7 @@ from typing import Any
 
 from ..answer import DEFAULT_TIME_LIMIT, Answer, Outcome
 from ..inputs import InputError, check_seconds, check_whole, clamp_workers_warning, usable_cores
-from ..pool import ClusterStop, dask_client_of, process_pool, stop_pool, stop_was_asked
+from ..pool import STOP_POLL_SECONDS, ClusterStop, dask_client_of, process_pool, run_stopped, stop_pool
 from ..pool import dask_executor as dask_executor  # re-exported: fit_many on a Dask cluster
 from ..question import Question, Verdict, question_from_table
 from ..stopping import interruption
@@ -131,9 +131,6 @@ def answer_one(ident: Any, question: Question, backend: str | None, time_limit: 
     return ManyAnswer(ident, answer, error=why, worker=worker)
 
 
-STOP_POLL_SECONDS = 0.5
-"""How often a task on a Dask cluster asks whether its run was stopped."""
-
 CHILD_GRACE_SECONDS = 10.0
 """How long past its time limit a fit in a child may take before it is killed (fit keeps its
 own time; this only catches a child that cannot)."""
@@ -148,12 +145,13 @@ def _fit_until_stopped(question: Question, backend: str | None, limit: float | N
     from ..backends._child import ChildFailed, ChildRace
 
     kill_at = None if limit is None else time.monotonic() + limit + CHILD_GRACE_SECONDS
+    stopped = run_stopped(stop)
     try:
         with ChildRace([(_fit_in_child, (question, backend, limit, seed))]) as race:
             while race.winner is None and not race.ended(0) and (kill_at is None or time.monotonic() < kill_at):
                 poll = time.monotonic() + STOP_POLL_SECONDS
                 race.wait(poll if kill_at is None else min(poll, kill_at))
-                if race.winner is None and stop_was_asked(stop):
+                if race.winner is None and stopped():
                     return None, STOPPED_ON_CLUSTER
             died = race.died(0)
     except ChildFailed as exc:  # a bug: its line says what it was

@@ -51,7 +51,7 @@ SHRINK_CHECK_SECONDS = 1.0
 the core (still a core, perhaps not minimal). Near-minimal cores can take minutes to confirm."""
 
 
-STOP_POLL_SECONDS = 0.5
+STOP_SLICE_SECONDS = 0.5
 """With a ``stop`` test (:meth:`Placement.check`), the solver is asked in slices of at most
 this long, and ``stop`` between them: how long a stopped check may run on."""
 
@@ -280,7 +280,7 @@ class Placement:
               stop: Callable[[], bool] | None = None) -> str | Core | None:
         """A placement's letters (cell order, ``_`` for a filler cell) when one exists; else a core
         (minimal when ``shrink`` and time allows); None at the time limit, or once ``stop()``
-        says so (asked about every :data:`STOP_POLL_SECONDS`: how a task on a cluster, where no
+        says so (asked between slices of :data:`STOP_SLICE_SECONDS`: how a task on a cluster, where no
         signal reaches it, is stopped). ``seed``: shrink in a shuffled order (another order
         usually leaves another minimal core), else in the order the solver gave."""
         deadline = None if time_limit is None else time.monotonic() + time_limit
@@ -328,7 +328,7 @@ class Placement:
                 return None
             left = None if deadline is None else max(0.0, deadline - time.monotonic())
             if sliced:
-                left = STOP_POLL_SECONDS if left is None else min(left, STOP_POLL_SECONDS)
+                left = STOP_SLICE_SECONDS if left is None else min(left, STOP_SLICE_SECONDS)
             result = self.session.solve(assumptions, time_limit=left)
             if result.status != Status.UNKNOWN:
                 return result

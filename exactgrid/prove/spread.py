@@ -12,7 +12,6 @@ a round costs it the check, not the model.
 
 from __future__ import annotations
 
-import math
 import threading
 import time
 import uuid
@@ -22,8 +21,8 @@ from concurrent.futures import Executor, Future, wait
 from dataclasses import dataclass, field
 
 from ..geometry import Board
-from ..pool import ClusterStop, dask_client_of, stop_was_asked
-from .placement import COUNT_LIMIT, STOP_POLL_SECONDS, Core, Pair, Placement, Triple
+from ..pool import ClusterStop, dask_client_of, run_stopped
+from .placement import COUNT_LIMIT, Core, Pair, Placement, Triple
 
 KEPT_SESSIONS = 2
 """Placement sessions a worker thread keeps (the least recently used one is closed)."""
@@ -127,22 +126,7 @@ def search_job(spec: PlacementSpec, search: CoreSearch, seed: int, deadline: flo
     once the run stops, the search ends with None (a running task cannot be cancelled otherwise)."""
     placement = _session(spec)
     left = None if deadline is None else max(0.0, deadline - time.time())
-    return find_cores(placement, search, left, seed, None if stop_name is None else _asker(stop_name))
-
-
-def _asker(name: str) -> Callable[[], bool]:
-    """Whether the run of the :class:`~exactgrid.pool.ClusterStop` ``name`` has stopped, asking
-    the scheduler at most every :data:`~exactgrid.prove.placement.STOP_POLL_SECONDS` (shrinking a core asks
-    after every short trial)."""
-    asked = [-math.inf, False]
-
-    def stop() -> bool:
-        now = time.monotonic()
-        if not asked[1] and now - asked[0] >= STOP_POLL_SECONDS:
-            asked[:] = [now, stop_was_asked(name)]
-        return bool(asked[1])
-
-    return stop
+    return find_cores(placement, search, left, seed, None if stop_name is None else run_stopped(stop_name))
 
 
 class Spread:

@@ -297,8 +297,7 @@ def solve(question: Question | None = None, *, checklist: Checklist | str | Path
     time_limit = None if time_limit is None else check_seconds(time_limit)
     if certify_window is not None:  # before the search, not after it
         check_window(constrained, certify_window)
-    if certify_time_limit is not None:
-        check_seconds(certify_time_limit)
+    certify_time_limit = None if certify_time_limit is None else check_seconds(certify_time_limit)
     workers = clamp_workers_warning(workers)
     start_text = _start_letters(question, start)
     news = _News(constrained, on_progress, out, {"on_improvement": on_improvement, "on_compile": on_compile,
@@ -374,7 +373,6 @@ def _certify_window(answer: SolveAnswer, window: int | None, limit: float | None
     place, when the search ended by its own stop; on Ctrl-C the grid found stands, uncertified."""
     if window is None or answer.check is None or answer.stopped_by not in ("time limit", PROPOSAL_BUDGET):
         return
-    limit = None if limit is None else check_seconds(limit)
     try:
         answer.certificate, answer.check = certify(answer.question, answer.check, window, time_limit=limit,
                                                    on_improvement=news.improvement, on_progress=news.certifying)
