@@ -41,6 +41,8 @@ def _brute_force(question: Question) -> int:
         ok &= ~found[:, index[word]]
     for cell, letter in question.fixed.items():
         ok &= codes[grids[:, cell]] == ord(letter) - 65
+    for cell, allowed in question.domains.items():
+        ok &= np.isin(codes[grids[:, cell]], [ord(letter) - 65 for letter in allowed])
     if question.min_count is not None:
         ok &= found.sum(axis=1) >= question.min_count
     if question.min_score is not None:
@@ -131,6 +133,47 @@ def test_awards_are_hard_constraints_and_the_checklist_passes() -> None:
     result, verdict = eg.check(answer.grid.letters, answer.checklist.checklist)
     assert verdict.passed and result.total == answer.score
     assert "PENNSYLVANIA" in result.words and "CALIFORNIA" not in result.words
+
+
+FEW_FILLINGS = [
+    pytest.param(Question(eg.Board(3, 3), words=WORDS, fixed="AB./C.D/BAC"), id="two-free"),
+    pytest.param(Question(eg.Board(3, 3), words=WORDS, fixed="[AB][CD][AD]/[BC]A[BD]/[AC][BD][AB]",
+                          required=["CAB"]), id="domains"),
+    pytest.param(Question(eg.Board(3, 3), words=WORDS, fixed="ABB/A.A/CDC", min_score=100), id="one-free"),
+]
+
+
+@pytest.mark.parametrize("question", FEW_FILLINGS)
+def test_a_question_with_few_fillings_is_answered_by_checking_every_one(question: Question) -> None:
+    # a proof, not a search: the brute force's optimum, OPTIMAL, with every filling checked
+    best = _brute_force(question)
+    fillings = 1
+    for cell in range(question.board.size):
+        fillings *= len(question.cell_letters(cell) or "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    answer = eg.solve(question, time_limit=None, workers=1)
+    assert best >= 0 and answer.score == best
+    assert answer.outcome == eg.Outcome.OPTIMAL and answer.verdict == eg.Verdict.FITS and answer.check.ok
+    assert answer.stopped_by == "every filling checked" and answer.stats.proposals == fillings
+    assert answer.text().startswith(f"OPTIMAL: the best of the {fillings:,} grids the cells allow")
+
+
+def test_a_question_no_filling_meets_does_not_fit_with_the_closest_grid() -> None:
+    question = Question(eg.Board(3, 3), words=WORDS, fixed="ABB/A.A/CDC", required=["CADD", "BCD"], budget=0)
+    assert _brute_force(question) == -1
+    answer = eg.solve(question, time_limit=None, workers=1)
+    assert answer.outcome == eg.Outcome.DOES_NOT_FIT and answer.verdict == eg.Verdict.DOES_NOT_FIT
+    assert answer.exit_code == 1 and answer.grid is None and answer.stats.proposals == 26
+    # the closest: of the fillings spelling most of the required words, the first best-scoring
+    scores = {grid: eg.score(grid, WORDS, 0, shape="3x3") for grid in
+              (f"ABBA{letter}ACDC" for letter in "ABCDEFGHIJKLMNOPQRSTUVWXYZ")}
+    closest = max(scores, key=lambda grid: (len(scores[grid].words & {"CADD", "BCD"}), scores[grid].total))
+    assert answer.closest == closest and len(answer.closest_check.problems) == 1
+    assert answer.text().startswith("DOES NOT FIT: none of the 26 grids the cells allow meets the constraints")
+
+
+def test_checking_every_filling_honours_the_time_limit() -> None:
+    answer = eg.solve(Question(eg.Board(3, 3), words=WORDS, fixed="AB./C.D/BAC"), time_limit=0, workers=1)
+    assert answer.outcome == eg.Outcome.UNKNOWN and answer.stopped_by == "time limit"
 
 
 def test_start_grid_and_fixed_cells() -> None:

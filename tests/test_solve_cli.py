@@ -213,6 +213,20 @@ def test_a_minimum_of_its_own_goes_with_the_awards_that_count_every_word() -> No
     assert question.optional == question.but(optional="all").optional
 
 
+def test_fixed_cells_leaving_few_grids_are_answered_by_checking_each() -> None:
+    # every cell fixed to the record grid: the one grid allowed is the best, proven (it was
+    # annealed on until the time limit); 2x2 cannot spell MASSACHUSETTS, so M8 does not fit
+    record = run("solve", "--cells", "ORTOH/YESAM/WGNIL/IAROF/NHCUS", "--time-limit", "600", "--json")
+    assert record.exit_code == 0, record.output
+    data = json.loads(record.stdout)
+    assert (data["outcome"], data["grid"], data["total"]) == ("optimal", "ORTOHYESAMWGNILIAROFNHCUS", 265_326_530)
+    assert data["search"]["stopped_by"] == "every filling checked" and data["search"]["proposals"] == 1
+    refuted = run("solve", "--shape", "2x2", "--cells", "MA/S.", "--award", "M8", "--time-limit", "600")
+    assert refuted.exit_code == 1, refuted.output
+    assert refuted.stdout.startswith("DOES NOT FIT: none of the 26 grids the cells allow meets the constraints")
+    assert "FAIL  M8" in refuted.stdout
+
+
 def test_a_certify_window_too_large_is_refused_before_the_search() -> None:
     result = run("solve", "--shape", "2x2", "--certify-window", "5", "--workers", "1", "--time-limit", "600")
     assert result.exit_code == 2 and "the certify window must be 1..4 cells" in result.output

@@ -24,6 +24,7 @@ from ..stopping import first_interruption_only, interruption, is_interruption, r
 from ..verify import GridCheck, check_grid, checklist_verdict
 from ..wording import plural
 from .certify import WindowCertificate, certify, check_window
+from .exhaustive import EXHAUSTED, EXHAUSTIVE_FILLINGS, check_every_filling, filling_count
 from .kernel import require_numba
 from .problem import SearchProblem, SolveError, counts_every_word
 from .search import PROPOSAL_BUDGET, Improvement, Schedule, SearchStats, search
@@ -42,8 +43,11 @@ class SolveAnswer(Answer):
     ``outcome`` is FEASIBLE when a grid meeting every constraint was found (``grid``,
     ``score``; the best found, not a proven optimum), else UNKNOWN (none found in the time:
     ``closest`` is the grid that came nearest, ``closest_check`` what the finder says of it,
-    ``closest_checklist`` the checklist's verdict on it). ``verdict`` says the same in a fit
-    question's words (FITS or UNKNOWN).
+    ``closest_checklist`` the checklist's verdict on it). When the question's cells allow at
+    most :data:`~exactgrid.solving.exhaustive.EXHAUSTIVE_FILLINGS` grids, each is checked by the
+    finder (``stopped_by`` is ``every filling checked``): the outcome is then OPTIMAL (the best
+    grid, proven best) or DOES_NOT_FIT (proven that none meets the question). ``verdict`` says
+    the same in a fit question's words (FITS, DOES_NOT_FIT or UNKNOWN).
     """
 
     question: Question
@@ -53,7 +57,8 @@ class SolveAnswer(Answer):
     improvements: list[Improvement] = field(default_factory=list)
     stats: SearchStats = field(default_factory=SearchStats)
     stopped_by: str = "time limit"  # type: ignore[assignment]
-    """What ended the search: ``time limit``, ``proposal budget``, ``Ctrl-C``, ``SIGTERM``, ``SIGHUP``."""
+    """What ended the search: ``time limit``, ``proposal budget``, ``every filling checked``,
+    ``Ctrl-C``, ``SIGTERM``, ``SIGHUP``."""
     closest: str | None = None
     closest_check: GridCheck | None = None
     """Without a grid: the closest grid checked against the question (with a checklist, the
@@ -70,8 +75,16 @@ class SolveAnswer(Answer):
 
     @property
     def outcome(self) -> Outcome:  # type: ignore[override]
-        """FEASIBLE with a grid (the best found), else UNKNOWN."""
-        return Outcome.FEASIBLE if self.check is not None else Outcome.UNKNOWN
+        """FEASIBLE with a grid (the best found), else UNKNOWN; OPTIMAL or DOES_NOT_FIT when every
+        grid the cells allow was checked."""
+        if self.check is not None:
+            return Outcome.OPTIMAL if self.exhausted else Outcome.FEASIBLE
+        return Outcome.DOES_NOT_FIT if self.exhausted else Outcome.UNKNOWN
+
+    @property
+    def exhausted(self) -> bool:
+        """Whether every grid the question's cells allow was checked by the finder (a proof)."""
+        return self.stopped_by == EXHAUSTED
 
     @property
     def grid(self) -> Grid | None:
@@ -96,6 +109,8 @@ class SolveAnswer(Answer):
         """The answer as ``exactgrid solve`` prints it: how the search went, then the grid as
         ``score`` shows it, and the checklist when one was asked for (or why there is no grid)."""
         stats = self.stats
+        if self.exhausted:
+            return self._exhausted_text()
         how = (f"{stats.proposals:,} grids scored in {stats.elapsed:.1f} s ({stats.cpu_seconds:.1f} CPU-s), "
                f"{plural(stats.improvements, 'improvement')}; stopped by {self.stopped_by}")
         if self.check is None:
@@ -105,6 +120,19 @@ class SolveAnswer(Answer):
         lines = [f"best grid found ({how}), checked by the finder:", score_text(self.check.score)]
         if self.certificate is not None:
             lines += ["", f"certify window: {self.certificate.describe()}"]
+        if self.checklist is not None:
+            lines += ["", checklist_table(self.checklist)]
+        return "\n".join(lines)
+
+    def _exhausted_text(self) -> str:
+        """The answer when every grid the cells allow was checked: the best, or none."""
+        stats = self.stats
+        how = f"each checked by the finder: {stats.elapsed:.1f} s, {stats.cpu_seconds:.1f} CPU-s"
+        if self.check is None:
+            return "\n".join([f"DOES NOT FIT: none of the {plural(stats.proposals, 'grid')} the cells allow meets "
+                              f"the constraints ({how})", *self._closest_lines()])
+        lines = [f"OPTIMAL: the best of the {plural(stats.proposals, 'grid')} the cells allow, {how}:",
+                 score_text(self.check.score)]
         if self.checklist is not None:
             lines += ["", checklist_table(self.checklist)]
         return "\n".join(lines)
@@ -353,6 +381,8 @@ def _search(question: Question, started: float, time_limit: float | None, worker
     try:
         problem = SearchProblem.build(question)
         news.open()
+        if filling_count(question) <= EXHAUSTIVE_FILLINGS:
+            return _check_every_filling(question, started, time_limit, news)
         if start_text is None and question.required:
             start_text = _feasible_start(question, time_limit)
         left = None if time_limit is None else max(0.0, time_limit - (time.monotonic() - started))
@@ -366,6 +396,18 @@ def _search(question: Question, started: float, time_limit: float | None, worker
         check=found.best, improvements=found.improvements, stats=found.stats, stopped_by=found.stopped_by,
         closest=None if found.best is not None else found.closest, detail=found.detail,
     )
+
+
+def _check_every_filling(question: Question, started: float, time_limit: float | None,
+                         news: _News) -> SolveAnswer:
+    """The answer from checking every grid the question's cells allow with the finder."""
+    left = None if time_limit is None else max(0.0, time_limit - (time.monotonic() - started))
+    found = check_every_filling(question, left, news.improvement)
+    verdict = (Verdict.FITS if found.best is not None
+               else Verdict.DOES_NOT_FIT if found.stopped_by == EXHAUSTED else Verdict.UNKNOWN)
+    closest = found.closest.grid.letters if found.best is None and found.closest is not None else None
+    return SolveAnswer(question=question, verdict=verdict, check=found.best, improvements=found.improvements,
+                       stats=found.stats, stopped_by=found.stopped_by, closest=closest)
 
 
 def _certify_window(answer: SolveAnswer, window: int | None, limit: float | None, news: _News) -> None:

@@ -1,0 +1,106 @@
+"""Questions small enough to answer by checking every grid: when the fixed cells and letter
+domains leave few fillings, ``solve`` checks each one with the finder instead of annealing.
+Then its best grid is proven best (OPTIMAL), or it is proven that no grid meets the question
+(DOES NOT FIT), and the search ends as soon as the last filling is checked.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import string
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..grid import Grid
+from ..question import Question
+from ..stopping import interruption
+from ..verify import GridCheck, check_grid
+from .search import Improvement, SearchStats
+
+EXHAUSTIVE_FILLINGS = 1_000
+"""Questions with at most this many fillings of their cells are answered by checking every
+filling with the finder (two free cells on 5x5: 676). The finder checks a 5x5 grid against the
+states in a few milliseconds (timed in docs/benchmarks.md, Solve)."""
+
+EXHAUSTED = "every filling checked"
+"""What ended a search that checked every filling (``SolveAnswer.stopped_by``)."""
+
+
+def filling_count(question: Question) -> int:
+    """How many grids the question's cells allow: the product of each cell's choices (26 for a
+    free cell)."""
+    return math.prod(len(question.cell_letters(cell) or string.ascii_uppercase)
+                     for cell in range(question.board.size))
+
+
+def fillings(question: Question) -> itertools.product[tuple[str, ...]]:
+    """Every grid the question's cells allow, as tuples of letters, in alphabetical order."""
+    return itertools.product(*(question.cell_letters(cell) or string.ascii_uppercase
+                               for cell in range(question.board.size)))
+
+
+@dataclass
+class Enumeration:
+    """What checking the fillings found: the best grid meeting the question (``best``), else
+    the one failing fewest constraints, the highest-scoring of those (``closest``), every
+    improvement, and what ended it
+    (:data:`EXHAUSTED` when every filling was checked)."""
+
+    best: GridCheck | None
+    closest: GridCheck | None
+    improvements: list[Improvement] = field(default_factory=list)
+    stats: SearchStats = field(default_factory=SearchStats)
+    stopped_by: str = EXHAUSTED
+
+
+def check_every_filling(question: Question, time_limit: float | None,
+                        on_improvement: Callable[[Improvement], None] | None = None) -> Enumeration:
+    """Check every filling of ``question``'s cells with the finder, in alphabetical order, and
+    keep the highest-scoring one that meets it (the first of equals). Stops early at
+    ``time_limit`` seconds or on Ctrl-C/SIGTERM, with what was found so far."""
+    started, cpu_started = time.monotonic(), time.process_time()
+    found = Enumeration(best=None, closest=None, stats=SearchStats(time_limit=time_limit))
+    try:
+        for letters in fillings(question):
+            if time_limit is not None and time.monotonic() - started >= time_limit:
+                found.stopped_by = "time limit"
+                break
+            found.stats.proposals += 1
+            _consider(found, check_grid(question, Grid(question.board, "".join(letters))),
+                      started, cpu_started, on_improvement)
+    except KeyboardInterrupt as exc:
+        found.stopped_by = interruption(exc)
+    found.stats.elapsed = time.monotonic() - started
+    found.stats.cpu_seconds = time.process_time() - cpu_started
+    return found
+
+
+def _consider(found: Enumeration, check: GridCheck, started: float, cpu_started: float,
+              on_improvement: Callable[[Improvement], None] | None) -> None:
+    """Keep ``check`` if it meets the question and beats the best, or, while no grid meets it,
+    if it fails fewer of its constraints than the closest (or as few, scoring more)."""
+    if not check.ok:
+        if found.best is None and (found.closest is None or _closer(check, found.closest)):
+            found.closest = check
+        return
+    if found.best is not None and check.score.total <= found.best.score.total:
+        return
+    found.best = check
+    stats, words = found.stats, tuple(sorted(check.score.words))
+    stats.best_score, stats.best_found = check.score.total, words
+    stats.improvements += 1
+    improvement = Improvement(grid=check.grid.letters, score=check.score.total, words=words,
+                              elapsed=time.monotonic() - started, cpu_seconds=time.process_time() - cpu_started,
+                              worker=0, proposals=stats.proposals)
+    found.improvements.append(improvement)
+    if on_improvement is not None:
+        on_improvement(improvement)
+
+
+def _closer(check: GridCheck, closest: GridCheck) -> bool:
+    """Whether ``check`` fails fewer constraints than ``closest``, or as few and scores more."""
+    if len(check.problems) != len(closest.problems):
+        return len(check.problems) < len(closest.problems)
+    return check.score.total > closest.score.total
