@@ -171,6 +171,22 @@ def test_a_question_no_filling_meets_does_not_fit_with_the_closest_grid() -> Non
     assert answer.text().startswith("DOES NOT FIT: none of the 26 grids the cells allow meets the constraints")
 
 
+def test_which_questions_are_answered_by_checking_every_filling() -> None:
+    from exactgrid.solving.exhaustive import checks_every_filling, filling_count
+
+    enable = "enable"  # ENABLE, 172,820 words
+    cases = [  # (cells, word list, fillings, checked each): the 50 states, 100,000 word checks at most
+        ("ORTOH/YESAM/WGN.L/IAROF/NHC.S", None, 26 ** 2, True),
+        ("ORTOH/YESAM/WGN.L/IAROF/N.C.S", None, 26 ** 3, False),
+        ("ORTOH/YESAM/WGN[AB]L/IAROF/NHC[ABCD]S", None, 8, True),
+        ("ORTOH/YESAM/WGNIL/IAROF/NHCUS", enable, 1, True),  # one grid, whatever the list
+        ("ORTOH/YESAM/WGN[AB]L/IAROF/NHCUS", enable, 2, False),
+    ]
+    for cells, words, count, checked in cases:
+        question = build_question(cells=[cells], words=words, allow_empty=True)
+        assert (filling_count(question), checks_every_filling(question)) == (count, checked), cells
+
+
 def test_checking_every_filling_honours_the_time_limit() -> None:
     answer = eg.solve(Question(eg.Board(3, 3), words=WORDS, fixed="AB./C.D/BAC"), time_limit=0, workers=1)
     assert answer.outcome == eg.Outcome.UNKNOWN and answer.stopped_by == "time limit"

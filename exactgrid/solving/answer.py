@@ -24,7 +24,7 @@ from ..stopping import first_interruption_only, interruption, is_interruption, r
 from ..verify import GridCheck, check_grid, checklist_verdict
 from ..wording import plural
 from .certify import WindowCertificate, certify, check_window
-from .exhaustive import EXHAUSTED, EXHAUSTIVE_FILLINGS, check_every_filling, filling_count
+from .exhaustive import EXHAUSTED, check_every_filling, checks_every_filling
 from .kernel import require_numba
 from .problem import SearchProblem, SolveError, counts_every_word
 from .search import PROPOSAL_BUDGET, Improvement, Schedule, SearchStats, search
@@ -43,10 +43,10 @@ class SolveAnswer(Answer):
     ``outcome`` is FEASIBLE when a grid meeting every constraint was found (``grid``,
     ``score``; the best found, not a proven optimum), else UNKNOWN (none found in the time:
     ``closest`` is the grid that came nearest, ``closest_check`` what the finder says of it,
-    ``closest_checklist`` the checklist's verdict on it). When the question's cells allow at
-    most :data:`~exactgrid.solving.exhaustive.EXHAUSTIVE_FILLINGS` grids, each is checked by the
-    finder (``stopped_by`` is ``every filling checked``): the outcome is then OPTIMAL (the best
-    grid, proven best) or DOES_NOT_FIT (proven that none meets the question). ``verdict`` says
+    ``closest_checklist`` the checklist's verdict on it). When the question's cells allow one
+    grid, or few (:data:`~exactgrid.solving.exhaustive.EXHAUSTIVE_WORD_CHECKS`), each is checked
+    by the finder (``stopped_by`` is ``every filling checked``): the outcome is then OPTIMAL (the
+    best grid, proven best) or DOES_NOT_FIT (proven that none meets the question). ``verdict`` says
     the same in a fit question's words (FITS, DOES_NOT_FIT or UNKNOWN).
     """
 
@@ -381,7 +381,7 @@ def _search(question: Question, started: float, time_limit: float | None, worker
     try:
         problem = SearchProblem.build(question)
         news.open()
-        if filling_count(question) <= EXHAUSTIVE_FILLINGS:
+        if checks_every_filling(question):
             return _check_every_filling(question, started, time_limit, news)
         if start_text is None and question.required:
             start_text = _feasible_start(question, time_limit)

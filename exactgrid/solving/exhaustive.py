@@ -19,10 +19,12 @@ from ..stopping import interruption
 from ..verify import GridCheck, check_grid
 from .search import Improvement, SearchStats
 
-EXHAUSTIVE_FILLINGS = 1_000
-"""Questions with at most this many fillings of their cells are answered by checking every
-filling with the finder (two free cells on 5x5: 676). The finder checks a 5x5 grid against the
-states in a few milliseconds (timed in docs/benchmarks.md, Solve)."""
+EXHAUSTIVE_WORD_CHECKS = 100_000
+"""Questions whose fillings times the words of their list come to at most this are answered by
+checking every filling with the finder: 2,000 fillings against the 50 states (two free cells
+on 5x5 leave 676). The finder checks a 5x5 grid at some 40 microseconds a word (timed in
+docs/benchmarks.md, Solve), so that takes seconds; a single filling is always checked, even
+against ENABLE's 172,820 words (seconds too)."""
 
 EXHAUSTED = "every filling checked"
 """What ended a search that checked every filling (``SolveAnswer.stopped_by``)."""
@@ -33,6 +35,13 @@ def filling_count(question: Question) -> int:
     free cell)."""
     return math.prod(len(question.cell_letters(cell) or string.ascii_uppercase)
                      for cell in range(question.board.size))
+
+
+def checks_every_filling(question: Question) -> bool:
+    """Whether ``solve`` answers ``question`` by checking every filling of its cells (see
+    :data:`EXHAUSTIVE_WORD_CHECKS`) rather than by searching."""
+    count = filling_count(question)
+    return count == 1 or count * len(question.words.words) <= EXHAUSTIVE_WORD_CHECKS
 
 
 def fillings(question: Question) -> itertools.product[tuple[str, ...]]:
