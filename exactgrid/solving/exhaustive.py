@@ -22,7 +22,7 @@ from .search import Improvement, SearchStats
 EXHAUSTIVE_WORD_CHECKS = 100_000
 """Questions whose fillings times the words of their list come to at most this are answered by
 checking every filling with the finder: 2,000 fillings against the 50 states (two free cells
-on 5x5 leave 676). The finder checks a 5x5 grid at some 40 microseconds a word (timed in
+on 5x5 leave 676). The finder checks a 5x5 grid at some 20 to 50 microseconds a word (timed in
 docs/benchmarks.md, Solve), so that takes seconds; a single filling is always checked, even
 against ENABLE's 172,820 words (seconds too)."""
 
