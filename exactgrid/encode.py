@@ -76,6 +76,19 @@ class EncodingTimeout(Exception):
     """The deadline passed before the model was built (the answer is UNKNOWN, not an error)."""
 
 
+def check_model_growth(model: BoolModel, deadline: float | None, max_literals: int | None = None) -> None:
+    """For a builder to call as a model grows: :class:`EncodingTimeout` once ``deadline`` (a
+    ``time.monotonic()`` value) has passed, :class:`ModelTooLarge` once the model holds more
+    than ``max_literals`` literals (default :data:`MAX_MODEL_LITERALS`)."""
+    if deadline is not None and time.monotonic() > deadline:
+        raise EncodingTimeout(f"time limit reached while encoding ({model.literals:,} literals built)")
+    max_literals = MAX_MODEL_LITERALS if max_literals is None else max_literals
+    if model.literals > max_literals:
+        raise ModelTooLarge(
+            f"the question's model passes {max_literals:,} literals (the most exactgrid builds); "
+            "ask a smaller question: a smaller board, fewer optional or forbidden words, a smaller budget")
+
+
 @dataclass
 class Encoding:
     """A model together with what is needed to read a solution back."""
@@ -232,12 +245,7 @@ class _Encoder:
 
     def tick(self) -> None:
         """Called every few thousand literals: stop at the deadline or past the size limit."""
-        if self.deadline is not None and time.monotonic() > self.deadline:
-            raise EncodingTimeout(f"time limit reached while encoding ({self.model.literals:,} literals built)")
-        if self.model.literals > self.max_literals:
-            raise ModelTooLarge(
-                f"the question's model passes {self.max_literals:,} literals (the most exactgrid builds); "
-                "ask a smaller question: a smaller board, fewer optional or forbidden words, a smaller budget")
+        check_model_growth(self.model, self.deadline, self.max_literals)
 
     # -- letters ---------------------------------------------------------------------------
 

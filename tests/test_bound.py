@@ -9,8 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from exactgrid import encode
 from exactgrid.backends import Status
 from exactgrid.backends.ilp import HighsModel
+from exactgrid.encode import EncodingTimeout, ModelTooLarge
 from exactgrid.finder import find
 from exactgrid.model import BoolModel
 from exactgrid.prove.bound import bound
@@ -95,6 +97,26 @@ def test_the_time_limit_gives_the_best_bound_so_far():
     assert answer.status in ("open", "bounded")
     assert answer.status == "bounded" or "time limit" in answer.detail
     assert answer.bound is None or answer.bound <= answer.total
+
+
+def test_the_time_limit_counts_the_building_of_the_relaxation():
+    # a time limit already past when the first word is modelled: no relaxation is built on
+    question = build_question(optional=["all"], shape="3x3", allow_empty=True)
+    for method in ("cores", "relaxation"):
+        answer = bound(question, time_limit=0, method=method)
+        assert answer.outcome == "unknown" and answer.bound is None, method
+        assert "time limit reached while encoding (" in answer.detail, method
+    model = BoolModel()
+    model.add_clause(model.new_vars(2))
+    with pytest.raises(EncodingTimeout, match="0 of 1 rows"):
+        HighsModel(model, deadline=0.0)  # long past on time.monotonic()
+
+
+def test_a_relaxation_too_large_is_refused(monkeypatch):
+    monkeypatch.setattr(encode, "MAX_MODEL_LITERALS", 1_000)  # the 50 states' relaxation holds 39,941 on 5x5
+    question = build_question(optional=["all"], allow_empty=True)
+    with pytest.raises(ModelTooLarge, match="passes 1,000 literals"):
+        bound(question, time_limit=60)
 
 
 def test_ctrl_c_stops_the_bound_with_the_best_so_far():

@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 
+from ..encode import EncodingTimeout
 from ..ilp_model import linear_terms, to_pulp
 from ..model import BoolModel
 from ..stopping import uncut_import
@@ -185,9 +186,15 @@ def solve_highs(model: BoolModel, time_limit: float | None, seed: int) -> Result
     return _read_highs(h, model, offset)
 
 
-def _build_highs(model: BoolModel, seed: int):
+DEADLINE_ROWS = 10_000
+"""How many rows HiGHS is given between two looks at the deadline (about a tenth of a second)."""
+
+
+def _build_highs(model: BoolModel, seed: int, deadline: float | None = None):
     """A silent single-threaded ``Highs`` holding ``model`` (binaries, rows, objective), with the
-    objective's constant; or an UNSAT Result when a constraint without variables fails."""
+    objective's constant; or an UNSAT Result when a constraint without variables fails.
+    ``deadline`` (``time.monotonic()``): :class:`~exactgrid.encode.EncodingTimeout` once it has
+    passed while the rows are added."""
     import highspy
     import numpy as np
 
@@ -212,7 +219,9 @@ def _build_highs(model: BoolModel, seed: int):
         lo = con.bound if con.op in (">=", "==") else -inf
         hi = con.bound if con.op in ("<=", "==") else inf
         rows.append((con.lits, con.weights, lo, hi))
-    for lits, weights, lo, hi in rows:
+    for done, (lits, weights, lo, hi) in enumerate(rows):
+        if done % DEADLINE_ROWS == 0 and deadline is not None and time.monotonic() > deadline:
+            raise EncodingTimeout(f"time limit reached while HiGHS took the model ({done:,} of {len(rows):,} rows)")
         if not _add_row(h, lits, weights, lo, hi):
             return Result(Status.UNSAT, detail="constant constraint violated")
     offset = 0
@@ -292,8 +301,8 @@ class HighsModel:
     far to ``on_bound`` as HiGHS proves it.
     """
 
-    def __init__(self, model: BoolModel, seed: int = 0) -> None:
-        built = _build_highs(model, seed)
+    def __init__(self, model: BoolModel, seed: int = 0, deadline: float | None = None) -> None:
+        built = _build_highs(model, seed, deadline)
         self.model = model
         self.infeasible = isinstance(built, Result)
         self._h, self._offset = (None, 0) if self.infeasible else built

@@ -143,6 +143,9 @@ class _BoundRun:
                 stopped = interruption(exc)
                 return BoundAnswer("open", None, self.progress.total, seconds=self._seconds(),
                                    detail=f"interrupted ({stopped}) before the first bound", stopped_by=stopped)
+            except EncodingTimeout as exc:
+                return BoundAnswer("open", None, self.progress.total, seconds=self._seconds(),
+                                   detail=f"no bound: the relaxation was still being built ({exc})")
             try:
                 while True:
                     answer = self._round()
@@ -157,8 +160,9 @@ class _BoundRun:
     def _open(self) -> None:
         """The relaxation on HiGHS, the placement session (when the board allows one) and the
         exact model (with ``exact``)."""
-        self.counting = counting_model(self.question, objective=True, capacity=self.settings.capacity)
-        self.mip = HighsModel(self.counting.model)
+        self.counting = counting_model(self.question, objective=True, capacity=self.settings.capacity,
+                                       deadline=self.deadline)
+        self.mip = HighsModel(self.counting.model, deadline=self.deadline)
         settings = self.settings
         try:
             self.cutter = Cutter(self.question, self.counting, triples=settings.triples,

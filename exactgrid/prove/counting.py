@@ -40,6 +40,7 @@ from typing import Any
 
 from ..answer import DEFAULT_TIME_LIMIT, Answer, Outcome
 from ..backends import Status, get_backend
+from ..encode import EncodingTimeout, check_model_growth
 from ..inputs import InputError
 from ..model import BoolModel
 from ..question import Question, Requirement
@@ -144,7 +145,7 @@ def _any_form(word: str, budget: int) -> list[tuple[str, int | None]]:
 
 
 def counting_model(question: Question, objective: bool = True, tight: bool = True,
-                   capacity: bool = False, unary: bool = False) -> CountingModel:
+                   capacity: bool = False, unary: bool = False, deadline: float | None = None) -> CountingModel:
     """The counting relaxation of ``question`` (see the module's docstring); with ``objective``,
     maximise the summed weight of the words counted found (required and optional).
 
@@ -162,11 +163,16 @@ def counting_model(question: Question, objective: bool = True, tight: bool = Tru
     "letter A needs two cells" is one literal that the sums over the cells propagate (the
     certificates refute this form: docs/benchmarks.md, Prove).
 
-    Raises InputError for an alteration budget above 1.
+    ``deadline`` (a ``time.monotonic()`` value): raise
+    :class:`~exactgrid.encode.EncodingTimeout` once it has passed while the words are modelled.
+
+    Raises InputError for an alteration budget above 1, and
+    :class:`~exactgrid.encode.ModelTooLarge` (an InputError) for a model of more than
+    :data:`~exactgrid.encode.MAX_MODEL_LITERALS` literals (some 9,000 words of ENABLE).
     """
     if question.budget > 1:
         raise InputError("the counting relaxation models at most one altered letter per word")
-    return _Builder(question, tight, capacity, unary).build(objective)
+    return _Builder(question, tight, capacity, unary, deadline).build(objective)
 
 
 Terms = list[tuple[int, int]]
@@ -176,8 +182,10 @@ Terms = list[tuple[int, int]]
 class _Builder:
     """Builds one question's counting relaxation, part by part (see the module's docstring)."""
 
-    def __init__(self, question: Question, tight: bool, capacity: bool = False, unary: bool = False) -> None:
+    def __init__(self, question: Question, tight: bool, capacity: bool = False, unary: bool = False,
+                 deadline: float | None = None) -> None:
         self.question = question
+        self.deadline = deadline
         self.unary = unary
         self.board = question.board
         self.tight = tight
@@ -304,6 +312,7 @@ class _Builder:
         letter_needs: dict[str, list[int]] = {}
         pair_needs: dict[tuple[str, str], list[int]] = {}
         for text, altered in options:
+            check_model_growth(self.model, self.deadline)
             z = self.model.new_var(f"z[{word},{altered}]")
             alternatives.append(z)
             for ch in {ch for i, ch in enumerate(text) if i != altered}:
@@ -401,7 +410,12 @@ def count_question(question: Question, backend: str | None = "highs", time_limit
     ``open`` with the backend's bound at the time limit)."""
     started = time.monotonic()
     solver = get_backend(backend)
-    counting = counting_model(question, objective)
+    try:
+        counting = counting_model(question, objective,
+                                  deadline=None if time_limit is None else started + time_limit)
+    except EncodingTimeout as exc:
+        return CountingAnswer("open", None, solver.name, time.monotonic() - started,
+                              f"the time limit came while the relaxation was built ({exc})")
     result = solver.solve(counting.model, time_limit=time_limit)
     seconds = time.monotonic() - started
     size = f"{counting.model.num_vars:,} variables"
