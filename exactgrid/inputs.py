@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import os
+import tomllib
 import warnings
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, BinaryIO, TypeVar
@@ -74,6 +75,15 @@ def decode_text(data: bytes, what: str, name: str) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise InputError(f"{shown} is not UTF-8 text (byte {exc.start})") from None
+
+
+def parse_toml(text: str) -> dict[str, Any]:
+    """``tomllib.loads``, failing only with ValueError: a TOMLDecodeError, an integer of more
+    than 4,300 digits, or arrays and tables nested too deeply for the parser."""
+    try:
+        return tomllib.loads(text)
+    except RecursionError:
+        raise ValueError("arrays or tables nested too deeply") from None
 
 
 def check_big(value: Any, what: str) -> int:

@@ -186,6 +186,7 @@ def test_bad_input_is_one_line_exit_2(args, needle):
     ("toml", "needle"),
     [
         ("[[items]\nkey = 'A'", "malformed TOML"),
+        ("[[items]]\nkey = 'A'\nrequired = " + "[" * 3000 + "]" * 3000, "malformed TOML: arrays or tables nested"),
         ("[[items]]\nkey = 'A'\nrequired = ['Narnia']", "unknown state 'Narnia'"),
         ("[[items]]\nkey = 'A'\nrequired = ['OH']\ncolour = 'red'", "unknown field colour"),
         ("[[items]]\nkey = 'A'\nmin_states = 'many'", "min_states must be a whole number"),

@@ -134,6 +134,7 @@ def test_files_that_are_not_text_files(tmp_path):
         ('require = ["OHIO"]\nname = 3', "name must be a string"),
         ('require = ["OHIO"]\ntime_limit = 3', "unknown key(s) time_limit"),
         ('require = ["OHIO"\n', "not valid TOML"),
+        ("require = " + "[" * 3000 + "]" * 3000, "not valid TOML: arrays or tables nested too deeply"),
     ],
 )
 def test_bad_instance_files(tmp_path, toml, needle):

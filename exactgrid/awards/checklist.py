@@ -16,7 +16,6 @@ bundled as ``exactgrid/data/awards.toml`` and read by :func:`default_checklist`)
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache
@@ -24,7 +23,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
-from ..inputs import MAX_WHOLE, InputError, read_text_file
+from ..inputs import MAX_WHOLE, InputError, parse_toml, read_text_file
 from .chains import find_chain, population, resolve_states
 from .errors import ChecklistError
 
@@ -378,8 +377,8 @@ def checklist_from_dict(data: Mapping[str, Any], source: str = "<checklist>") ->
 def parse_checklist(text: str, source: str = "<checklist>") -> Checklist:
     """Read a checklist from TOML text; ChecklistError (one line, naming ``source``) if bad."""
     try:
-        data = tomllib.loads(text)
-    except ValueError as exc:  # TOMLDecodeError, or an integer of more than 4,300 digits
+        data = parse_toml(text)
+    except ValueError as exc:  # see parse_toml
         raise ChecklistError(f"{source}: malformed TOML: {exc}") from None
     return checklist_from_dict(data, source)
 

@@ -3,7 +3,6 @@ and the answer expected, merged with overrides the way the CLI merges its option
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +15,7 @@ from ..inputs import (
     check_flag,
     check_text,
     check_whole,
+    parse_toml,
     read_text_file,
 )
 from .arguments import build_question
@@ -143,8 +143,8 @@ def load_instance(path: str | Path, **overrides: Any) -> Instance:
     """
     text = read_text_file(path, "instance file")
     try:
-        data = tomllib.loads(text)
-    except ValueError as err:  # TOMLDecodeError, or an integer of more than 4,300 digits
+        data = parse_toml(text)
+    except ValueError as err:  # see parse_toml
         raise SpecError(f"{path}: not valid TOML: {err}") from None
     return question_from_table(data, str(path), Path(path).parent, **overrides)
 
