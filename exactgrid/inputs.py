@@ -56,8 +56,11 @@ def read_text_file(path: str | os.PathLike[str], what: str) -> str:
     return decode_text(data, what, name)
 
 
-def read_text_stream(stream: BinaryIO, what: str, name: str = "standard input") -> str:
-    """The text of a byte stream (standard input), checked as :func:`read_text_file` checks a file."""
+def read_text_stream(stream: BinaryIO | None, what: str, name: str = "standard input") -> str:
+    """The text of a byte stream (standard input), checked as :func:`read_text_file` checks a file;
+    None is a closed stream (``sys.stdin`` is None when the process starts without one)."""
+    if stream is None:
+        raise InputError(f"{what} on {name}: cannot read it (closed)")
     try:
         data = stream.read(MAX_INPUT_BYTES + 1)
     except OSError as exc:

@@ -4,6 +4,9 @@ misreading (issue 22, point 4): each now has one clean answer, in the library an
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import warnings
 from concurrent.futures import ThreadPoolExecutor
 
@@ -207,6 +210,15 @@ def test_a_questions_file_without_questions_is_refused(tmp_path, text):
     assert_one_line_error(run("fit-many", "-", stdin=text.encode()), "no questions in standard input")
     with pytest.raises(InputError, match="no questions in"):
         list(read_questions(text.splitlines(), "q.jsonl"))
+
+
+def test_fit_many_from_a_closed_standard_input_is_one_error_line():
+    # started without file descriptor 0, the process has sys.stdin None
+    closed = subprocess.run([sys.executable, "-m", "exactgrid", "fit-many", "-", "--workers", "1"],
+                            stdin=None, capture_output=True, text=True, timeout=120, check=False,
+                            preexec_fn=lambda: os.close(0))  # noqa: PLW1509 (no threads in the child yet)
+    assert closed.returncode == 2 and "Traceback" not in closed.stderr
+    assert closed.stderr == "Error: questions file on standard input: cannot read it (closed)\n"
 
 
 def test_latin1_on_stdin_is_refused_as_a_file_is(tmp_path):

@@ -214,7 +214,7 @@ def fit_many_command(ctx: click.Context, questions_file: str, backend: str | Non
     get_backend(backend)  # an unknown or missing backend is bad input, before any work
     if questions_file == "-":
         source, directory = "standard input", None
-        text = read_text_stream(sys.stdin.buffer, "questions file")
+        text = read_text_stream(getattr(sys.stdin, "buffer", None), "questions file")
     else:
         source, directory = questions_file, Path(questions_file).parent
         text = read_text_file(questions_file, "questions file")
