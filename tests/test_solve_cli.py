@@ -227,6 +227,19 @@ def test_fixed_cells_leaving_few_grids_are_answered_by_checking_each() -> None:
     assert "FAIL  M8" in refuted.stdout
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full, a device every write to fails")
+def test_an_out_file_that_fails_mid_search_is_told_and_the_search_goes_on() -> None:
+    result = run("solve", "--shape", "3x3", *BUDGET, "--out", "/dev/full", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["outcome"] == "feasible" and eg.score(data["grid"], shape="3x3").total == data["total"]
+    assert data["search"]["out_error"] == ("cannot write '/dev/full' (No space left on device): the improvements "
+                                           "from then on are not in it")
+    text = run("solve", "--shape", "3x3", *BUDGET, "--out", "/dev/full").stdout
+    assert text.endswith("\n\n--out: cannot write '/dev/full' (No space left on device): the improvements from "
+                         "then on are not in it\n")
+
+
 def test_a_certify_window_too_large_is_refused_before_the_search() -> None:
     result = run("solve", "--shape", "2x2", "--certify-window", "5", "--workers", "1", "--time-limit", "600")
     assert result.exit_code == 2 and "the certify window must be 1..4 cells" in result.output

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import stat
@@ -70,6 +71,9 @@ class SolveAnswer(Answer):
     """With ``certify_window``: what the exact moves proved of the grid (K-optimal, or not)."""
     detail: str = ""
     """Why there is no grid, when the search ended before it began (the kernel still compiling)."""
+    out_error: str = ""
+    """Why the ``out`` file stopped taking improvements during the search (a full disk, say),
+    when it did: the search went on without it."""
     seconds: float = 0.0
     """Wall-clock seconds of the whole call (search and certify window)."""
 
@@ -108,9 +112,12 @@ class SolveAnswer(Answer):
     def text(self) -> str:
         """The answer as ``exactgrid solve`` prints it: how the search went, then the grid as
         ``score`` shows it, and the checklist when one was asked for (or why there is no grid)."""
+        text = self._exhausted_text() if self.exhausted else self._search_text()
+        return f"{text}\n\n--out: {self.out_error}" if self.out_error else text
+
+    def _search_text(self) -> str:
+        """The answer when the search ran: how it went, then the best grid (or the closest)."""
         stats = self.stats
-        if self.exhausted:
-            return self._exhausted_text()
         how = (f"{stats.proposals:,} grids scored in {stats.elapsed:.1f} s ({stats.cpu_seconds:.1f} CPU-s), "
                f"{plural(stats.improvements, 'improvement')}; stopped by {self.stopped_by}")
         if self.check is None:
@@ -177,6 +184,7 @@ class SolveAnswer(Answer):
                 {"grid": i.grid, "score": i.score, "elapsed": round(i.elapsed, 3), "worker": i.worker}
                 for i in self.improvements],
             "stopped_by": self.stopped_by, **({"detail": self.detail} if self.detail else {}),
+            **({"out_error": self.out_error} if self.out_error else {}),
         }
         cert = self.certificate
         if cert is not None:
@@ -217,6 +225,7 @@ class _News:
         self.us = question.words.name == us_states().name
         self.out = out
         self.file: Any = None
+        self.out_error = ""
         if out is not None and os.path.exists(out) and stat.S_ISFIFO(os.stat(out).st_mode):
             raise InputError(f"cannot write {str(out)!r}: it is a FIFO, and writing to it would block the search")
 
@@ -231,8 +240,22 @@ class _News:
             raise InputError(f"cannot write {str(self.out)!r}: {exc.strerror or exc}") from None
 
     def close(self) -> None:
+        """Close the ``out`` file (a failure to is kept in :attr:`out_error`, as a write's is)."""
         if self.file is not None:
-            self.file.close()
+            try:
+                self.file.close()
+            except OSError as exc:
+                self._out_failed(exc)
+            self.file = None
+
+    def _out_failed(self, exc: OSError) -> None:
+        """Stop writing the ``out`` file after a failed write, and say why: the search goes on."""
+        if not self.out_error:
+            self.out_error = (f"cannot write {str(self.out)!r} ({exc.strerror or exc}): the improvements from "
+                              "then on are not in it")
+        file, self.file = self.file, None
+        with contextlib.suppress(OSError):  # the same failure again, already told
+            file.close()
 
     def awards(self, words: Iterable[str], total: int) -> list[str]:
         """The default checklist's items a set of found states meets (US states only), under
@@ -253,8 +276,11 @@ class _News:
             line = {"grid": found.grid, "score": found.score, "states" if self.us else "words": list(found.words),
                     "awards": self.awards(found.words, found.score), "elapsed": round(found.elapsed, 3),
                     "cpu_seconds": round(found.cpu_seconds, 3), "worker": found.worker}
-            self.file.write(json.dumps(line) + "\n")
-            self.file.flush()
+            try:
+                self.file.write(json.dumps(line) + "\n")
+                self.file.flush()
+            except OSError as exc:
+                self._out_failed(exc)
         self._tell(f"{found.score:,}: {found.grid}", "improvement", best=found.score, data=found)
 
     def progress(self, stats: SearchStats) -> None:
@@ -342,6 +368,7 @@ def solve(question: Question | None = None, *, checklist: Checklist | str | Path
         finally:
             signals.winding_down = True
             news.close()
+        answer.out_error = news.out_error
         if chosen is not None and answer.check is not None:
             answer.checklist = _checked(answer.check, chosen, water_borders)
         if answer.check is None and answer.closest is not None:  # the question besides the checklist, then it
