@@ -163,6 +163,8 @@ def missing_backend(monkeypatch):
         (["OHIO", "--backend", "missing"], "not available here"),
         (["OHIO", "--time-limit", "-1"], "--time-limit"),
         (["OHIO", "--write-cnf", "/no/such/dir/x.cnf"], "cannot write"),
+        *((["OHIO", f"--write-{kind}", ""], f"'--write-{kind}': needs a file name")
+          for kind in ("cnf", "wcnf", "lp", "mps")),
         (["--instance", "nope.toml"], "no such file"),
         ([], "give at least one REQUIREMENT"),
     ],

@@ -165,6 +165,18 @@ class Seconds(click.ParamType):
             self.fail(reason.replace("time limit ", ""), param, ctx)
 
 
+class FileName(click.ParamType):
+    """A file to write: any path but the empty one (which names no file)."""
+
+    name = "file"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        """The path, or a usage error naming the option when it is empty."""
+        if value == "":
+            self.fail("needs a file name, got ''", param, ctx)
+        return value
+
+
 def grid_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """The GRID argument and the options every grid command shares."""
     decorators = [

@@ -33,6 +33,7 @@ from ..geometry import MOVE_RULES
 from ..inputs import InputError, read_text_file, read_text_stream
 from ..stopping import interruption
 from .base import (
+    FileName,
     Seconds,
     award_options,
     clamped_workers,
@@ -97,10 +98,10 @@ if TYPE_CHECKING:
               help="When it does not fit, refute it again with a proof-logging CaDiCaL and check the DRUP proof "
                    "with two checkers, exactgrid.prove.drup and dratify (certified only when both accept), "
                    "within --time-limit again.")
-@click.option("--write-cnf", metavar="FILE", default=None, help="Also write the model as DIMACS CNF.")
-@click.option("--write-wcnf", metavar="FILE", default=None, help="Also write the model as WCNF.")
-@click.option("--write-lp", metavar="FILE", default=None, help="Also write the model as an LP file.")
-@click.option("--write-mps", metavar="FILE", default=None, help="Also write the model as an MPS file.")
+@click.option("--write-cnf", type=FileName(), metavar="FILE", default=None, help="Also write the model as DIMACS CNF.")
+@click.option("--write-wcnf", type=FileName(), metavar="FILE", default=None, help="Also write the model as WCNF.")
+@click.option("--write-lp", type=FileName(), metavar="FILE", default=None, help="Also write the model as an LP file.")
+@click.option("--write-mps", type=FileName(), metavar="FILE", default=None, help="Also write the model as an MPS file.")
 @progress_option
 @show_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
