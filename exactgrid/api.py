@@ -31,6 +31,7 @@ from .question import Question
 from .render.text import checklist_dict, checklist_table, item_evidence, score_dict, score_text
 from .stopping import interruption_behind
 from .verify import checklist_verdict
+from .wording import first_few
 from .words import WordList
 
 if TYPE_CHECKING:
@@ -136,7 +137,8 @@ def check(grid: Grid | str, checklist: Checklist | str | Path | None = None, wat
     result = score(grid, words, budget, path_rule, shape, moves)
     strangers = sorted(w for w in result.words if w not in us_states())
     if strangers:  # checklists judge US states (awards, border chains)
-        raise InputError(f"a checklist judges US states, and {', '.join(strangers)} is not one; "
+        which = "is not one" if len(strangers) == 1 else "are not"
+        raise InputError(f"a checklist judges US states, and the grid holds {first_few(strangers)}, which {which}; "
                          "score a grid on another word list with 'exactgrid score --words'")
     return CheckAnswer(result, checklist_verdict(checklist, result, water_borders), time.monotonic() - started)
 

@@ -7,6 +7,12 @@ def plural(count: int, what: str) -> str:
     return f"{count:,} {what}{'' if count == 1 else 's'}"
 
 
+def first_few(items: list[str], shown: int = 3) -> str:
+    """The first ``shown`` items, then how many more: ``AA, AAH, AAHED and 172,817 more``."""
+    named = ", ".join(items[:shown])
+    return named + (f" and {len(items) - shown:,} more" if len(items) > shown else "")
+
+
 def letters_off(count: int | None, within: int | None) -> str:
     """How far a word is from spelled, in words: ``count`` letters a path must alter (``2
     letters off``); None when more than ``within`` were looked for (``more than 3 letters

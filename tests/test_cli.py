@@ -218,7 +218,11 @@ def test_word_lists_from_files_label_the_output(tmp_path):
     text = CliRunner().invoke(cli, ["score", "thoainesl", "--words", str(path)]).output
     assert "word  weight" in text and "population" not in text
     bad = CliRunner().invoke(cli, ["check", "thoainesl", "--words", str(path)])
-    assert bad.exit_code == 2 and "a checklist judges US states" in bad.output
+    assert bad.exit_code == 2
+    assert "a checklist judges US states, and the grid holds AIN, THO, which are not" in bad.output
+    enable = CliRunner().invoke(cli, ["check", "thoainesl", "--words", "enable"])  # thousands of words: three named
+    assert enable.exit_code == 2 and enable.stderr.count("\n") == 1 and len(enable.stderr) < 300
+    assert "the grid holds AA, AAH, AAL and 2,957 more, which are not" in enable.stderr
     path.write_text("tho,7\ntho,2\n")
     dup = CliRunner().invoke(cli, ["score", "thoainesl", "--words", str(path)])
     assert dup.exit_code == 2 and "words.csv:2: THO is listed twice" in dup.output

@@ -8,6 +8,7 @@ from pathlib import Path
 from ..awards import Checklist, default_checklist, load_checklist
 from ..awards.chains import border_graph
 from ..data.us import us_states
+from ..wording import first_few
 from .core import Chain, Question, SpecError
 from .requirement import Requirement
 
@@ -75,7 +76,7 @@ def _check_us_states(question: Question) -> None:
     """SpecError when the question's word list holds words that are not US states."""
     strangers = [w for w in question.words.weights if w not in us_states()]
     if strangers:
-        named = ", ".join(strangers[:3]) + (f" and {len(strangers) - 3:,} more" if len(strangers) > 3 else "")
+        named = first_few(strangers)
         which = "is not a state" if len(strangers) == 1 else "are not states"
         raise SpecError(f"a checklist judges US states, and the word list holds {named}, which {which}; "
                         "use a list of states, or drop the awards")
