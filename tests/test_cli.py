@@ -226,3 +226,20 @@ def test_word_lists_from_files_label_the_output(tmp_path):
     path.write_text("tho,7\ntho,2\n")
     dup = CliRunner().invoke(cli, ["score", "thoainesl", "--words", str(path)])
     assert dup.exit_code == 2 and "words.csv:2: THO is listed twice" in dup.output
+
+
+@pytest.mark.parametrize(("args", "as_json"), [
+    (["score", "thoainesl", "--json"], True),
+    (["score", "--json", "thoainesl"], True),
+    (["score", "thoainesl", "--words", "--json"], False),  # the value of --words, a word list named --json
+    (["score", "thoainesl", "--words", "--json", "--json"], True),
+    (["fit", "--forbid", "--json", "OHIO"], False),
+    (["fit", "OHIO", "--", "--json"], False),
+    (["score", "thoainesl"], False),
+])
+def test_json_is_asked_for_by_the_flag_not_by_an_options_value(args, as_json):
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code in (0, 2)
+    assert result.stdout.startswith("{") == as_json, result.output
+    if result.exit_code == 2:  # the error line where the flag says: stdout under --json, else stderr
+        assert (result.stderr == "") == as_json

@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from exactgrid.cli import cli
+from exactgrid.cli.base import wants_json as cli_wants_json
 
 EXAMPLES = int(os.environ.get("EXACTGRID_FUZZ_EXAMPLES", "200"))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, database=None,
@@ -125,7 +126,7 @@ def check_clean(args: list[str], stdin: bytes | None = None) -> None:
     assert result.exception is None or isinstance(result.exception, SystemExit), (args, repr(result.exception))
     assert "Traceback" not in result.output, (args, result.output)
     assert result.exit_code in (0, 1, 2, 3), (args, result.exit_code, result.output)
-    wants_json = "--json" in (args[: args.index("--")] if "--" in args else args)
+    wants_json = cli_wants_json(args, cli)  # "--json" as a flag, not as another option's value
     if args[0] == "fit-many" and result.stdout and result.exit_code != 2 or result.exit_code == 2 and (
             args[0] == "fit-many" and result.stdout.startswith('{"id"')):
         lines = [json.loads(line) for line in result.stdout.splitlines()]  # one JSON line per question

@@ -113,7 +113,7 @@ def main() -> None:
         wind_down_the_process()
         if isinstance(exc.__context__, SystemExit):  # the command's exit status stands
             raise exc.__context__ from None
-        say_stopped(exc, wants_json(sys.argv[1:]))
+        say_stopped(exc, wants_json(sys.argv[1:], cli))
         sys.exit(STOPPED_EXIT)
     finally:
         wind_down_the_process()

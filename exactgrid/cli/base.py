@@ -53,9 +53,23 @@ class BadInput(click.ClickException):
             click.echo(f"Error: {self.format_message()}", err=True)
 
 
-def wants_json(args: list[str]) -> bool:
-    """Whether the command line asks for JSON (``--json`` before any ``--``)."""
-    return "--json" in (args[: args.index("--")] if "--" in args else args)
+def wants_json(args: list[str], group: click.Group | None = None) -> bool:
+    """Whether the command line asks for JSON: ``--json`` before any ``--``, and (given the
+    ``group``, to know its commands' options) not the value of an option that takes one, as in
+    ``--words --json``."""
+    args = args[: args.index("--")] if "--" in args else args
+    command = next((group.commands[arg] for arg in args if arg in group.commands), None) if group else None
+    if command is None:
+        return "--json" in args
+    takes_value = {name for param in command.params if isinstance(param, click.Option) and not param.is_flag
+                   and not param.count for name in param.opts}
+    words = iter(args)
+    for arg in words:
+        if arg == "--json":
+            return True
+        if arg in takes_value:
+            next(words, None)  # the option's value, whatever it reads
+    return False
 
 
 @contextmanager
@@ -83,7 +97,7 @@ class ExactgridGroup(click.Group):
     def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
                      **extra: Any) -> click.Context:
         """Parse the group's own options, with one-line errors; remember whether JSON is wanted."""
-        as_json = wants_json(list(args))
+        as_json = wants_json(list(args), self)
         started = (extra.get("obj") or {}).get("started", time.monotonic())
         with stopped_without_an_answer(as_json), one_line_errors(as_json):
             ctx = super().make_context(info_name, args, parent=parent, **extra)
