@@ -221,6 +221,18 @@ def test_fit_many_from_a_closed_standard_input_is_one_error_line():
     assert closed.stderr == "Error: questions file on standard input: cannot read it (closed)\n"
 
 
+@pytest.mark.parametrize("stdout", ["full", "closed"])
+def test_an_answer_that_cannot_be_written_is_one_error_line(stdout):
+    if stdout == "full" and not os.path.exists("/dev/full"):
+        pytest.skip("needs /dev/full, a device every write to fails")
+    with open("/dev/full" if stdout == "full" else os.devnull, "w") as sink:
+        done = subprocess.run([sys.executable, "-m", "exactgrid", "score", "thoainesl", "--json"], stdout=sink,
+                              stderr=subprocess.PIPE, text=True, timeout=120, check=False,
+                              preexec_fn=(lambda: os.close(1)) if stdout == "closed" else None)  # noqa: PLW1509
+    reason = "No space left on device" if stdout == "full" else "it is closed"
+    assert done.returncode == 2 and done.stderr == f"Error: cannot write the answer to standard output: {reason}\n"
+
+
 def test_latin1_on_stdin_is_refused_as_a_file_is(tmp_path):
     data = '{"shape": "2x2", "require": ["caf\xe9"]}\n'.encode("latin-1")
     assert_one_line_error(run("fit-many", "-", stdin=data), "questions file on standard input is not UTF-8 text")

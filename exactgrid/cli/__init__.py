@@ -33,10 +33,12 @@ from __future__ import annotations
 import signal
 import sys
 import time
+from typing import NoReturn
 
 import click
 
 from .. import __version__
+from ..answer import BAD_INPUT_EXIT
 from ..stopping import STOP_SIGNALS, hold_for_the_process, wind_down_the_process
 from .backends import backends_command
 from .base import BadInput, ExactgridGroup, Seconds, read_grid_argument, say_stopped, wants_json
@@ -98,6 +100,24 @@ for _command in (score_command, check_command, show_command, words_command,  # g
 del _command
 
 
+def _flush_the_answer() -> None:
+    """Write out what the command printed, or say why it could not be (exit status 2)."""
+    try:
+        if sys.stdout is not None:
+            sys.stdout.flush()
+    except BrokenPipeError:  # the reader left (| head): nothing to tell, as click does
+        sys.stdout = None  # type: ignore[assignment]
+    except OSError as exc:
+        _cannot_write(exc.strerror or str(exc))
+
+
+def _cannot_write(reason: str) -> NoReturn:
+    """One line on stderr: the answer cannot be written to standard output; exit status 2."""
+    sys.stdout = None  # type: ignore[assignment]  # nothing more to it, not even at the exit's flush
+    print(f"Error: cannot write the answer to standard output: {reason}", file=sys.stderr)
+    sys.exit(BAD_INPUT_EXIT)
+
+
 def main() -> None:
     """Console-script entry point (``exactgrid``): SIGTERM and SIGHUP stop work as Ctrl-C does,
     and only the first of them raises (:func:`~exactgrid.stopping.hold_for_the_process`): one
@@ -107,8 +127,15 @@ def main() -> None:
     ``stopped: interrupted (Ctrl-C) before an answer``, exit status 3."""
     try:
         hold_for_the_process()
+        if sys.stdout is None:  # started with file descriptor 1 closed: every answer would be lost
+            _cannot_write("it is closed")
         # the process was started for this command: its start-up counts against --time-limit
         cli(prog_name="exactgrid", obj={"started": time.monotonic() - process_age()})
+    except SystemExit:
+        _flush_the_answer()
+        raise
+    except OSError as exc:  # writing the answer failed (a full disk); click handles a closed pipe
+        _cannot_write(exc.strerror or str(exc))
     except KeyboardInterrupt as exc:  # as the hold was set up, or as click ended the command
         wind_down_the_process()
         if isinstance(exc.__context__, SystemExit):  # the command's exit status stands
