@@ -32,6 +32,7 @@ measured with ``python tools/bench_trackword.py``.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -181,8 +182,17 @@ def as_trie(words: Trie | WordList | Iterable[str], min_length: int = 1, max_len
     return Trie.from_words(words, min_length, max_length)
 
 
+class SearchTimedOut(Exception):
+    """The deadline of :func:`search_words` passed before the search ended."""
+
+
+DEADLINE_STEPS = 4096
+"""How many search states are visited between two looks at the deadline (milliseconds)."""
+
+
 def search_words(grid: Grid, words: Trie | WordList | Iterable[str], path_rule: PathRule = "simple",
-                 min_length: int = 3, max_length: int | None = None, budget: int = 0) -> list[WordHit]:
+                 min_length: int = 3, max_length: int | None = None, budget: int = 0,
+                 deadline: float | None = None) -> list[WordHit]:
     """Every word of ``words`` that ``grid`` spells with ``min_length`` to ``max_length`` letters
     (None: no upper bound) under ``path_rule``, found by one depth-first search of the grid
     guided by a trie (not one search per word).
@@ -193,7 +203,8 @@ def search_words(grid: Grid, words: Trie | WordList | Iterable[str], path_rule: 
     sorted longest first, then alphabetically. ``words`` is a :class:`Trie` (used as it is, so
     its own length restriction applies too), a WordList (its trie for these lengths is built
     once and cached) or an iterable of upper-case words.
-    Bad lengths, path rules or budgets raise InputError with a one-line message.
+    Bad lengths, path rules or budgets raise InputError with a one-line message. ``deadline``
+    (a ``time.monotonic()`` value): raise :class:`SearchTimedOut` once it has passed.
 
     >>> from exactgrid.grid import parse_grid
     >>> hits = search_words(parse_grid("set/err/vei"), ["RETRIEVES", "TREE", "TRESS", "SET"])
@@ -218,10 +229,11 @@ def search_words(grid: Grid, words: Trie | WordList | Iterable[str], path_rule: 
                          f"search grows exponentially with the budget: see docs/benchmarks.md); "
                          "walks take any budget")
     letters, neighbours = grid.letters, grid.board.neighbours
+    clock = _Clock(deadline)
     if budget == 0 and simple:
-        found = _exact_simple(letters, neighbours, trie.root, low, limit)
+        found = _exact_simple(letters, neighbours, trie.root, low, limit, clock)
     else:
-        found = _altered(letters, neighbours, trie.root, low, limit, budget, simple)
+        found = _altered(letters, neighbours, trie.root, low, limit, budget, simple, clock)
     hits = [WordHit(word, path, "".join(letters[c] for c in path)) for word, (_, path) in found.items()]
     hits.sort(key=lambda hit: (-len(hit.word), hit.word))
     return hits
@@ -239,13 +251,28 @@ Found = dict[str, tuple[int, tuple[int, ...]]]
 """word -> (alterations, path) of the best path found so far."""
 
 
+class _Clock:
+    """Counts a search's states and, every :data:`DEADLINE_STEPS`, looks at the deadline."""
+
+    def __init__(self, deadline: float | None) -> None:
+        self.deadline = deadline
+        self.steps = 0
+
+    def tick(self) -> None:
+        """One more state: :class:`SearchTimedOut` when the deadline has passed."""
+        self.steps += 1
+        if self.deadline is not None and self.steps % DEADLINE_STEPS == 0 and time.monotonic() > self.deadline:
+            raise SearchTimedOut(f"the time limit came after {self.steps:,} search states")
+
+
 def _exact_simple(letters: str, neighbours: tuple[tuple[int, ...], ...], root: TrieNode,
-                  low: int, high: int) -> Found:
+                  low: int, high: int, clock: _Clock) -> Found:
     """Simple paths, exact letters: the fast path (one trie child per step, a visited bitmask)."""
     found: Found = {}
     path: list[int] = []
 
     def extend(cell: int, node: TrieNode, visited: int, depth: int) -> None:
+        clock.tick()
         word = node.get(END)
         if word is not None and depth >= low and word not in found:
             found[word] = (0, tuple(path))
@@ -271,7 +298,7 @@ def _exact_simple(letters: str, neighbours: tuple[tuple[int, ...], ...], root: T
 
 
 def _altered(letters: str, neighbours: tuple[tuple[int, ...], ...], root: TrieNode, low: int, high: int,
-             budget: int, simple: bool) -> Found:
+             budget: int, simple: bool, clock: _Clock) -> Found:
     """Any path rule and budget: a depth-first search over (cell, trie node, alterations used).
 
     Walks expand each state once (``seen``): a walk's continuations do not depend on how it
@@ -284,6 +311,7 @@ def _altered(letters: str, neighbours: tuple[tuple[int, ...], ...], root: TrieNo
     path: list[int] = []
 
     def arrive(cell: int, node: TrieNode, depth: int, used: int, visited: int) -> None:
+        clock.tick()
         if seen is not None:
             state = (id(node), cell, used)
             if state in seen:

@@ -203,7 +203,7 @@ def test_answer_text_and_json(fixture_answer):
     assert "9 letters (1)\n  RETRIEVES  r2c2 r1c2 r1c3 r2c3 r3c3 r3c2 r3c1 r2c1 r1c1" in text
     data = json.loads(json.dumps(fixture_answer.to_dict()))
     assert list(data) == ["outcome", "seconds", "stopped_by", "exit_code", "grid", "rows", "shape", "moves",
-                          "path_rule", "budget", "list", "min_length", "max_length", "count", "words"]
+                          "path_rule", "budget", "list", "min_length", "max_length", "count", "words", "timed_out"]
     assert data["outcome"] == "optimal" and data["exit_code"] == 0 and data["stopped_by"] is None
     assert data["count"] == 59 and data["rows"] == ["SET", "ERR", "VEI"]
     assert data["words"][0] == {"word": "RETRIEVES", "length": 9, "spelled": "RETRIEVES",
@@ -279,3 +279,20 @@ def test_searches_that_would_not_end_are_refused():
         list_words(FIXTURE, nine, path_rule="walk", min_length=9, budget=10**20)
     walks = list_words(FIXTURE, nine, path_rule="walk", min_length=9, budget=9)  # any 9 letters
     assert [hit.word for hit in walks.words] == ["QQQQQQQQQ", "ZZZZZZZZZ"]
+
+
+def test_a_search_past_its_time_limit_answers_unknown_with_no_words():
+    from click.testing import CliRunner
+
+    from exactgrid.cli import cli
+
+    # walks of up to 30 letters, any 9 altered: far more states than a deadline check's interval
+    ended = list_words("thoainesl", path_rule="walk", max_length=30, budget=9, time_limit=0)
+    assert ended.outcome == "unknown" and ended.timed_out and ended.stopped_by is None and ended.words == ()
+    assert "words  unknown: the time limit came first (ENABLE)" in ended.text()
+    assert ended.to_dict()["timed_out"] is True and ended.exit_code == 3
+    result = CliRunner().invoke(cli, ["words", "thoainesl", "--path", "walk", "--max-length", "30", "--budget", "9",
+                                      "--time-limit", "0"])
+    assert result.exit_code == 3 and "the time limit came first" in result.output
+    # within its time: the whole list, as without one
+    assert list_words(FIXTURE, time_limit=600).count == 59 and not list_words(FIXTURE, time_limit=600).timed_out

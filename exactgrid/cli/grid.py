@@ -22,8 +22,17 @@ from ..data import word_list
 from ..finder import PATH_RULES
 from ..geometry import MOVE_RULES
 from ..render import score_dict, score_text
-from .base import answer_out, grid_options, length_options, picture_options, print_json, read_grid_argument
+from .base import (
+    Seconds,
+    answer_out,
+    grid_options,
+    length_options,
+    picture_options,
+    print_json,
+    read_grid_argument,
+)
 from .pictures import draw_picture, drawn_text
+from .progress import time_left
 
 
 @click.command("score")
@@ -107,16 +116,19 @@ def show_command(grid: str, shape: str | None, moves: str, path_rule: str, budge
               help="simple: no cell twice (Trackword, Boggle); walk: cells may repeat.")
 @click.option("--budget", type=click.IntRange(min=0), default=0, show_default=True, metavar="K",
               help="Letters that may be altered per word (Trackword: 0).")
+@click.option("--time-limit", type=Seconds(), default=60.0, show_default=True, metavar="SECONDS",
+              help="Stop after this long, with no words (the search gives them at its end): exit 3.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 @click.pass_context
 def words_command(ctx: click.Context, grid: str, list_name: str, min_length: int, max_length: int,
-                  shape: str | None, moves: str, path_rule: str, budget: int, as_json: bool) -> None:
+                  shape: str | None, moves: str, path_rule: str, budget: int, time_limit: float,
+                  as_json: bool) -> None:
     """Every word of the list that GRID spells (Trackword: 3x3, king moves, no cell twice, 3-9
     letters), each with a path, grouped by length, with the count. One search over a trie of
     the list, not one per word."""
     from ..puzzles.trackword import list_words
 
     answer = list_words(read_grid_argument(grid, shape, moves), list_name, path_rule, min_length,  # type: ignore[arg-type]
-                        max_length, budget)
+                        max_length, budget, time_left(time_limit))
     answer_out(answer, as_json)
     ctx.exit(answer.exit_code)

@@ -33,10 +33,18 @@ from ..answer import DEFAULT_TIME_LIMIT, Answer, OnProgress, Outcome
 from ..data import word_list
 from ..geometry import Board, MoveRule, PathRule, parse_shape, path_rule_text
 from ..grid import Grid, parse_grid
-from ..inputs import InputError, ascii_upper, check_whole
+from ..inputs import InputError, ascii_upper, check_seconds, check_whole
 from ..stopping import interruption
 from ..words import WordList
-from ..wordsearch import Trie, WordHit, check_lengths, hamiltonian_paths, search_words, trie_for
+from ..wordsearch import (
+    SearchTimedOut,
+    Trie,
+    WordHit,
+    check_lengths,
+    hamiltonian_paths,
+    search_words,
+    trie_for,
+)
 from .clock import Clock
 
 MIN_LENGTH = 3
@@ -56,8 +64,9 @@ class TrackwordAnswer(Answer):
     ``outcome`` is OPTIMAL: the list answers "which words does this grid hold?" exactly and
     completely (one exhaustive search; nothing is guessed, nothing left out), which is a proven
     answer, like an optimum that is proven; a yes/no outcome (FITS, DOES_NOT_FIT) would answer a
-    question nobody asked. UNKNOWN when Ctrl-C (or a stop signal, ``stopped_by``) cut the
-    search short: ``words`` is then empty, the search giving its words only at its end.
+    question nobody asked. UNKNOWN when the time limit or Ctrl-C (or a stop signal,
+    ``stopped_by``) cut the search short: ``words`` is then empty, the search giving its words
+    only at its end.
     """
 
     grid: Grid
@@ -71,11 +80,13 @@ class TrackwordAnswer(Answer):
     """Letters a word may have altered (0 in Trackword: exact)."""
     stopped_by: str | None = None
     """``Ctrl-C``, ``SIGTERM`` or ``SIGHUP`` when an interruption cut the search short, else None."""
+    timed_out: bool = False
+    """Whether the time limit cut the search short."""
 
     @property
     def outcome(self) -> Outcome:  # type: ignore[override]
         """OPTIMAL (the complete list), or UNKNOWN when interrupted (see the class notes)."""
-        return Outcome.UNKNOWN if self.stopped_by else Outcome.OPTIMAL
+        return Outcome.UNKNOWN if self.stopped_by or self.timed_out else Outcome.OPTIMAL
 
     @property
     def count(self) -> int:
@@ -94,7 +105,8 @@ class TrackwordAnswer(Answer):
         ``stopped_by``, ``exit_code``), then ``grid``, ``rows``, ``shape``, ``moves``,
         ``path_rule``, ``budget``, ``list``, ``min_length``, ``max_length``, ``count``, ``words``:
         each with ``word``, ``length``, ``spelled`` (altered letters in lower case), ``path`` as
-        cell labels and ``cells`` as 0-based indices."""
+        cell labels and ``cells`` as 0-based indices; ``timed_out`` (the time limit ended the
+        search: no words)."""
         board = self.grid.board
         return {
             **self.contract_dict(),
@@ -109,6 +121,7 @@ class TrackwordAnswer(Answer):
             "max_length": self.max_length,
             "count": self.count,
             "words": [_hit_dict(hit, board) for hit in self.words],
+            "timed_out": self.timed_out,
             "seconds": round(self.seconds, 6),
         }
 
@@ -116,8 +129,9 @@ class TrackwordAnswer(Answer):
         """What ``exactgrid words`` prints: the grid block, the count, then the words by length,
         each with its path as cell labels (``r1c2``)."""
         rules = _describe(self.grid.board, self.path_rule) + (f", budget {self.budget}" if self.budget else "")
-        count = (f"{self.count} of {_lengths(self.min_length, self.max_length)} letters" if not self.stopped_by
-                 else f"unknown: interrupted ({self.stopped_by})")
+        count = (f"unknown: interrupted ({self.stopped_by})" if self.stopped_by
+                 else "unknown: the time limit came first" if self.timed_out
+                 else f"{self.count} of {_lengths(self.min_length, self.max_length)} letters")
         lines = [self.grid.block(), "", f"grid   {self.grid.letters}  ({rules})", f"words  {count} ({self.list_name})"]
         lines += _word_lines(self.by_length(), self.grid.board)
         return "\n".join(lines)
@@ -207,22 +221,24 @@ class TrackwordBuild(Answer):
 
 
 def list_words(grid: Grid | str, words: str | WordList = DEFAULT_WORDS, path_rule: PathRule = "simple",
-               min_length: int = MIN_LENGTH, max_length: int | None = MAX_LENGTH, budget: int = 0) -> TrackwordAnswer:
+               min_length: int = MIN_LENGTH, max_length: int | None = MAX_LENGTH, budget: int = 0,
+               time_limit: float | None = None) -> TrackwordAnswer:
     """Every word of the list (``"enable"`` by default, or a WordList or word-list file) that
     ``grid`` spells with ``min_length`` to ``max_length`` letters (None: no upper bound), with at
     most ``budget`` letters altered (0, Trackword's rule: exactly), under ``path_rule``
     (``simple`` by Trackword's rules).
 
     ``grid`` is a Grid or its text (``"set/err/vei"``; see :func:`~exactgrid.grid.parse_grid`,
-    king moves). Bad input raises InputError with a one-line message. It takes no time limit:
-    the answer is one search that gives its words only at its end. Ctrl-C (or a stop signal)
-    answers UNKNOWN with ``stopped_by`` set.
+    king moves). Bad input raises InputError with a one-line message. The answer is one search
+    that gives its words only at its end: ``time_limit`` (seconds from the call; None: none)
+    or Ctrl-C (or a stop signal) ending it first answers UNKNOWN, with ``stopped_by`` set.
 
     >>> answer = list_words("set/err/vei")
     >>> answer.count, answer.words[0].word
     (59, 'RETRIEVES')
     """
     start = time.perf_counter()
+    deadline = None if time_limit is None else time.monotonic() + check_seconds(time_limit)
     low, high = check_lengths(min_length, max_length)
     board_grid = parse_grid(grid) if isinstance(grid, str) else grid
     if not isinstance(board_grid, Grid):
@@ -233,13 +249,15 @@ def list_words(grid: Grid | str, words: str | WordList = DEFAULT_WORDS, path_rul
         raise InputError(f"the alteration budget must be from 0 to {longest} (the longest word counted has "
                          f"{longest} letters; more alters nothing), got {budget}")
     hits: list[WordHit] = []
-    stopped_by = None
+    stopped_by, timed_out = None, False
     try:
-        hits = search_words(board_grid, trie_for(chosen, low, high), path_rule, low, high, budget)
+        hits = search_words(board_grid, trie_for(chosen, low, high), path_rule, low, high, budget, deadline)
+    except SearchTimedOut:
+        timed_out = True
     except KeyboardInterrupt as exc:
         stopped_by = interruption(exc)
     return TrackwordAnswer(board_grid, tuple(hits), low, high, path_rule, chosen.name, time.perf_counter() - start,
-                           budget, stopped_by)
+                           budget, stopped_by, timed_out)
 
 
 @dataclass
