@@ -59,7 +59,7 @@ def test_check_answers_with_the_contract_and_still_unpacks() -> None:
 def test_check_refuses_words_that_are_not_states(tmp_path) -> None:
     listed = tmp_path / "words.txt"
     listed.write_text("OHIO\nTHO\n", encoding="utf-8")
-    with pytest.raises(eg.InputError, match="THO is not one"):
+    with pytest.raises(eg.InputError, match="the grid holds THO, which is not one"):
         eg.check("thoainesl", words=listed, budget=0)
 
 

@@ -17,6 +17,7 @@ import exactgrid as eg
 import exactgrid.inputs
 from exactgrid.backends import BackendError, backend_name, get_backend
 from exactgrid.cli import cli
+from exactgrid.encode import EncodingTimeout
 from exactgrid.fitting import many
 from exactgrid.fitting.many import fit_many, read_questions
 from exactgrid.inputs import (
@@ -28,6 +29,7 @@ from exactgrid.inputs import (
     read_text_file,
     read_text_stream,
 )
+from exactgrid.prove import bound as bound_module
 from exactgrid.words import WordList
 
 BOM = b"\xef\xbb\xbf"
@@ -306,11 +308,18 @@ def test_a_words_budget_past_the_longest_word_is_refused():
                           "from 0 to 4")
 
 
-def test_bound_exact_with_no_time_to_encode_the_exact_model_is_open():
+def test_bound_exact_with_no_time_to_encode_the_exact_model_is_open(monkeypatch):
     result = run("bound", "--exact", "--time-limit", "0", "--json")  # found by the fuzz: EncodingTimeout
     assert result.exit_code == 3, result.output
-    answer = json.loads(result.stdout)
-    assert answer["status"] == "open" and "no exact check" in answer["detail"]
+    answer = json.loads(result.stdout)  # the time limit comes as the relaxation is built, before the exact model
+    assert answer["status"] == "open" and "the relaxation was still being built" in answer["detail"]
+
+    def no_time(*args, **kwargs):
+        raise EncodingTimeout("time limit reached while encoding")
+
+    monkeypatch.setattr(bound_module, "CountCheck", no_time)  # the exact model's turn: the bound goes on without it
+    answer = json.loads(run("bound", "--shape", "3x3", "--exact", "--time-limit", "600", "--json").stdout)
+    assert answer["bound"] is not None and "no exact check: the time limit came while encoding it" in answer["detail"]
 
 
 def test_a_number_json_cannot_hold_is_an_error_for_that_line(tmp_path):
