@@ -175,16 +175,32 @@ def test_which_questions_are_answered_by_checking_every_filling() -> None:
     from exactgrid.solving.exhaustive import checks_every_filling, filling_count
 
     enable = "enable"  # ENABLE, 172,820 words
-    cases = [  # (cells, word list, fillings, checked each): the 50 states, 100,000 word checks at most
-        ("ORTOH/YESAM/WGN.L/IAROF/NHC.S", None, 26 ** 2, True),
-        ("ORTOH/YESAM/WGN.L/IAROF/N.C.S", None, 26 ** 3, False),
-        ("ORTOH/YESAM/WGN[AB]L/IAROF/NHC[ABCD]S", None, 8, True),
-        ("ORTOH/YESAM/WGNIL/IAROF/NHCUS", enable, 1, True),  # one grid, whatever the list
-        ("ORTOH/YESAM/WGN[AB]L/IAROF/NHCUS", enable, 2, False),
+    cases = [  # (cells, word list, budget, fillings, checked each): 100,000 word checks at most, x the budget
+        ("ORTOH/YESAM/WGN.L/IAROF/NHC.S", None, 1, 26 ** 2, True),  # 33,800 against the 50 states
+        ("ORTOH/YESAM/WGN.L/IAROF/NHC.S", None, 3, 26 ** 2, False),  # 101,400: the budget counts
+        ("ORTOH/YESAM/WGN.L/IAROF/N.C.S", None, 1, 26 ** 3, False),
+        ("ORTOH/YESAM/WGN[AB]L/IAROF/NHC[ABCD]S", None, 1, 8, True),
+        ("ORTOH/YESAM/WGNIL/IAROF/NHCUS", enable, 1, 1, False),  # one grid, but seconds or more to check
     ]
-    for cells, words, count, checked in cases:
-        question = build_question(cells=[cells], words=words, allow_empty=True)
+    for cells, words, budget, count, checked in cases:
+        question = build_question(cells=[cells], words=words, budget=budget, allow_empty=True)
         assert (filling_count(question), checks_every_filling(question)) == (count, checked), cells
+
+
+def test_an_interruption_while_a_grid_is_scored_keeps_the_best_before_it(monkeypatch) -> None:
+    from exactgrid.solving import exhaustive
+
+    class Interrupted:  # the first grid meeting the question, whose scoring Ctrl-C cuts short
+        ok, problems = True, ()
+
+        @property
+        def score(self):
+            raise KeyboardInterrupt
+
+    checks = iter([Interrupted()])
+    monkeypatch.setattr(exhaustive, "check_grid", lambda question, grid: next(checks))
+    found = exhaustive.check_every_filling(Question(eg.Board(3, 3), words=WORDS, fixed="AB./C.D/BAC"), None)
+    assert found.best is None and found.improvements == [] and found.stopped_by == "Ctrl-C"
 
 
 def test_checking_every_filling_honours_the_time_limit() -> None:

@@ -74,8 +74,8 @@ def solve_command(ctx: click.Context, requirements: tuple[str, ...], forbid: tup
     (population); REQUIREMENTs, --forbid, --cells, --min-score/--min-count and the awards asked
     for (--award, --checklist) are hard constraints. Prints the best grid like 'score', with the
     checklist asked for (exit 0), or UNKNOWN when no grid met the constraints (exit 3). When
-    --cells leave one grid or few (2,000 against the states), each is checked: OPTIMAL (exit 0)
-    or DOES NOT FIT (exit 1).
+    --cells leave few grids (2,000 against the states), each is checked: OPTIMAL (exit 0) or
+    DOES NOT FIT (exit 1).
     Ctrl-C or SIGTERM stop it with the best grid so far (exit 3).
 
     Needs the solve extra (numba compiles the search kernel): pip install 'exactgrid[solve]'.

@@ -44,8 +44,8 @@ class SolveAnswer(Answer):
     ``outcome`` is FEASIBLE when a grid meeting every constraint was found (``grid``,
     ``score``; the best found, not a proven optimum), else UNKNOWN (none found in the time:
     ``closest`` is the grid that came nearest, ``closest_check`` what the finder says of it,
-    ``closest_checklist`` the checklist's verdict on it). When the question's cells allow one
-    grid, or few (:data:`~exactgrid.solving.exhaustive.EXHAUSTIVE_WORD_CHECKS`), each is checked
+    ``closest_checklist`` the checklist's verdict on it). When the question's cells allow few
+    grids (:data:`~exactgrid.solving.exhaustive.EXHAUSTIVE_WORD_CHECKS`), each is checked
     by the finder (``stopped_by`` is ``every filling checked``): the outcome is then OPTIMAL (the
     best grid, proven best) or DOES_NOT_FIT (proven that none meets the question). ``verdict`` says
     the same in a fit question's words (FITS, DOES_NOT_FIT or UNKNOWN).

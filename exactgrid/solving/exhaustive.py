@@ -20,11 +20,12 @@ from ..verify import GridCheck, check_grid
 from .search import Improvement, SearchStats
 
 EXHAUSTIVE_WORD_CHECKS = 100_000
-"""Questions whose fillings times the words of their list come to at most this are answered by
-checking every filling with the finder: 2,000 fillings against the 50 states (two free cells
-on 5x5 leave 676). The finder checks a 5x5 grid at some 20 to 50 microseconds a word (timed in
-docs/benchmarks.md, Solve), so that takes seconds; a single filling is always checked, even
-against ENABLE's 172,820 words (seconds too)."""
+"""Questions whose fillings times the words of their list times their alteration budget (at
+least 1) come to at most this are answered by checking every filling with the finder: 2,000
+fillings against the 50 states at budget 1 (two free cells on 5x5 leave 676). The finder
+checks a 5x5 grid at some 20 to 50 microseconds a word at budget 1 (timed in
+docs/benchmarks.md, Solve), and its work grows with the budget, so that takes seconds. A grid
+is checked as a whole, so the time limit is looked at between grids: this keeps each short."""
 
 EXHAUSTED = "every filling checked"
 """What ended a search that checked every filling (``SolveAnswer.stopped_by``)."""
@@ -40,8 +41,7 @@ def filling_count(question: Question) -> int:
 def checks_every_filling(question: Question) -> bool:
     """Whether ``solve`` answers ``question`` by checking every filling of its cells (see
     :data:`EXHAUSTIVE_WORD_CHECKS`) rather than by searching."""
-    count = filling_count(question)
-    return count == 1 or count * len(question.words.words) <= EXHAUSTIVE_WORD_CHECKS
+    return filling_count(question) * len(question.words.words) * max(1, question.budget) <= EXHAUSTIVE_WORD_CHECKS
 
 
 def fillings(question: Question) -> itertools.product[tuple[str, ...]]:
@@ -94,7 +94,8 @@ def _consider(found: Enumeration, check: GridCheck, started: float, cpu_started:
         if found.best is None and (found.closest is None or _closer(check, found.closest)):
             found.closest = check
         return
-    if found.best is not None and check.score.total <= found.best.score.total:
+    total = check.score.total  # scored before it is kept: an interruption here keeps the best before it
+    if found.best is not None and total <= found.best.score.total:
         return
     found.best = check
     stats, words = found.stats, tuple(sorted(check.score.words))
