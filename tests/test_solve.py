@@ -17,7 +17,8 @@ import pytest
 import exactgrid as eg
 from exactgrid.fastscore import Scorer
 from exactgrid.question import Chain, Question, build_question
-from exactgrid.solving import SolveError
+from exactgrid.render.text import search_progress_line
+from exactgrid.solving import SearchStats, SolveError
 from exactgrid.words import parse_word_list
 
 WORDS = parse_word_list("ABBA,40\nCAB,25\nDAD,30\nBAD,20\nACDC,60\nCADD,35\nDAB,15\nABACA,70\nBCD,10\n",
@@ -201,6 +202,19 @@ def test_an_interruption_while_a_grid_is_scored_keeps_the_best_before_it(monkeyp
     monkeypatch.setattr(exhaustive, "check_grid", lambda question, grid: next(checks))
     found = exhaustive.check_every_filling(Question(eg.Board(3, 3), words=WORDS, fixed="AB./C.D/BAC"), None)
     assert found.best is None and found.improvements == [] and found.stopped_by == "Ctrl-C"
+
+
+def test_checking_every_filling_tells_its_progress(monkeypatch) -> None:
+    from exactgrid.solving import exhaustive
+
+    monkeypatch.setattr(exhaustive, "PROGRESS_SECONDS", 0.0)  # at every filling, however fast the machine
+    counts: list[int] = []
+    found = exhaustive.check_every_filling(Question(eg.Board(3, 3), words=WORDS, fixed="AB./C.D/BAC"), None,
+                                           on_progress=lambda stats: counts.append(stats.proposals))
+    assert counts == list(range(26 * 26)) and found.stats.proposals == 26 * 26
+    # the finder checks hundreds a second: not "0k"
+    assert search_progress_line(SearchStats(proposals=270, elapsed=1.0)).endswith(" 270 grids/s")
+    assert search_progress_line(SearchStats(proposals=2_500_000, elapsed=1.0)).endswith(" 2,500k grids/s")
 
 
 def test_checking_every_filling_honours_the_time_limit() -> None:

@@ -286,7 +286,8 @@ def search_progress_line(stats: SearchStats, awards: Sequence[str] = ()) -> str:
     best = ("no grid yet" if stats.best_score is None
             else f"best {stats.best_score:,} ({plural(len(stats.best_found), 'word')})")
     met = f" · awards {' '.join(awards)}" if awards else ""
-    return f"{best}{met} · {plural(stats.improvements, 'improvement')} · {stats.rate / 1000:,.0f}k grids/s"
+    rate = f"{stats.rate / 1000:,.0f}k" if stats.rate >= 1000 else f"{stats.rate:,.0f}"  # the finder's: hundreds
+    return f"{best}{met} · {plural(stats.improvements, 'improvement')} · {rate} grids/s"
 
 
 def solve_text(answer: SolveAnswer) -> str:

@@ -429,7 +429,7 @@ def _check_every_filling(question: Question, started: float, time_limit: float |
                          news: _News) -> SolveAnswer:
     """The answer from checking every grid the question's cells allow with the finder."""
     left = None if time_limit is None else max(0.0, time_limit - (time.monotonic() - started))
-    found = check_every_filling(question, left, news.improvement)
+    found = check_every_filling(question, left, news.improvement, news.progress)
     verdict = (Verdict.FITS if found.best is not None
                else Verdict.DOES_NOT_FIT if found.stopped_by == EXHAUSTED else Verdict.UNKNOWN)
     closest = found.closest.grid.letters if found.best is None and found.closest is not None else None

@@ -64,18 +64,29 @@ class Enumeration:
     stopped_by: str = EXHAUSTED
 
 
+PROGRESS_SECONDS = 0.5
+"""How often ``on_progress`` hears how many fillings were checked."""
+
+
 def check_every_filling(question: Question, time_limit: float | None,
-                        on_improvement: Callable[[Improvement], None] | None = None) -> Enumeration:
+                        on_improvement: Callable[[Improvement], None] | None = None,
+                        on_progress: Callable[[SearchStats], None] | None = None) -> Enumeration:
     """Check every filling of ``question``'s cells with the finder, in alphabetical order, and
     keep the highest-scoring one that meets it (the first of equals). Stops early at
-    ``time_limit`` seconds or on Ctrl-C/SIGTERM, with what was found so far."""
+    ``time_limit`` seconds or on Ctrl-C/SIGTERM, with what was found so far. ``on_progress``
+    hears the count so far (``proposals``) every :data:`PROGRESS_SECONDS`."""
     started, cpu_started = time.monotonic(), time.process_time()
     found = Enumeration(best=None, closest=None, stats=SearchStats(time_limit=time_limit))
+    told = started
     try:
         for letters in fillings(question):
-            if time_limit is not None and time.monotonic() - started >= time_limit:
+            now = time.monotonic()
+            if time_limit is not None and now - started >= time_limit:
                 found.stopped_by = "time limit"
                 break
+            if on_progress is not None and now - told >= PROGRESS_SECONDS:
+                found.stats.elapsed, told = now - started, now
+                on_progress(found.stats)
             found.stats.proposals += 1
             _consider(found, check_grid(question, Grid(question.board, "".join(letters))),
                       started, cpu_started, on_improvement)
