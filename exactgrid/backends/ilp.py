@@ -175,13 +175,18 @@ def _highs_child(model: BoolModel, time_limit: float | None, seed: int) -> Itera
 
 
 def solve_highs(model: BoolModel, time_limit: float | None, seed: int) -> Result:
-    """Solve ``model`` with HiGHS in this process, within its own ``time_limit`` option."""
-    built = _build_highs(model, seed)
+    """Solve ``model`` with HiGHS in this process, within ``time_limit`` seconds, the loading of
+    the model included (UNKNOWN when that takes them all)."""
+    deadline = None if time_limit is None else time.monotonic() + float(time_limit)
+    try:
+        built = _build_highs(model, seed, deadline)
+    except EncodingTimeout as exc:
+        return Result(Status.UNKNOWN, detail=str(exc))
     if isinstance(built, Result):
         return built
     h, offset = built
-    if time_limit is not None:
-        h.setOptionValue("time_limit", max(float(time_limit), 1e-3))
+    if deadline is not None:
+        h.setOptionValue("time_limit", max(deadline - time.monotonic(), 1e-3))
     h.run()
     return _read_highs(h, model, offset)
 

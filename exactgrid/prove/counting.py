@@ -416,7 +416,8 @@ def count_question(question: Question, backend: str | None = "highs", time_limit
     except EncodingTimeout as exc:
         return CountingAnswer("open", None, solver.name, time.monotonic() - started,
                               f"the time limit came while the relaxation was built ({exc})")
-    result = solver.solve(counting.model, time_limit=time_limit)
+    left = None if time_limit is None else max(0.0, time_limit - (time.monotonic() - started))
+    result = solver.solve(counting.model, time_limit=left)
     seconds = time.monotonic() - started
     size = f"{counting.model.num_vars:,} variables"
     if result.status == Status.UNSAT:
