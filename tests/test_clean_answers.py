@@ -235,6 +235,22 @@ def test_an_answer_that_cannot_be_written_is_one_error_line(stdout):
     assert done.returncode == 2 and done.stderr == f"Error: cannot write the answer to standard output: {reason}\n"
 
 
+def test_a_reader_gone_is_no_error_and_a_closed_output_still_gets_the_files_written(tmp_path):
+    read, write = os.pipe()
+    os.close(read)  # the reader left before the answer came (as | true does)
+    try:
+        done = subprocess.run([sys.executable, "-m", "exactgrid", "score", "ZZ1", "--json"], stdout=write,
+                              stderr=subprocess.PIPE, text=True, timeout=120, check=False)
+    finally:
+        os.close(write)
+    assert (done.returncode, done.stderr) == (1, "")  # quiet, as click has it for a normal answer
+    picture = tmp_path / "s.svg"
+    shown = subprocess.run([sys.executable, "-m", "exactgrid", "show", "OHIOWTEXASUTAHNIOWAMMAINE", "--out",
+                            str(picture)], stderr=subprocess.PIPE, text=True, timeout=120, check=False,
+                           preexec_fn=lambda: os.close(1))  # noqa: PLW1509 (no threads in the child yet)
+    assert picture.read_text().startswith("<?xml") and "it is closed" in shown.stderr
+
+
 def test_latin1_on_stdin_is_refused_as_a_file_is(tmp_path):
     data = '{"shape": "2x2", "require": ["caf\xe9"]}\n'.encode("latin-1")
     assert_one_line_error(run("fit-many", "-", stdin=data), "questions file on standard input is not UTF-8 text")

@@ -30,9 +30,12 @@ lists its commands' own keys; docs/reference.md has them all.
 
 from __future__ import annotations
 
+import errno
+import io
 import signal
 import sys
 import time
+import traceback
 from typing import NoReturn
 
 import click
@@ -100,21 +103,37 @@ for _command in (score_command, check_command, show_command, words_command,  # g
 del _command
 
 
+class _ClosedStdout(io.TextIOBase):
+    """Standard output when the process started without one: writing to it fails (reported as
+    the answer not written), while a command that writes only files still does its work."""
+
+    def write(self, text: str) -> int:
+        """Fail as a closed descriptor does."""
+        raise OSError(errno.EBADF, "it is closed")
+
+
 def _flush_the_answer() -> None:
     """Write out what the command printed, or say why it could not be (exit status 2)."""
     try:
-        if sys.stdout is not None:
-            sys.stdout.flush()
-    except BrokenPipeError:  # the reader left (| head): nothing to tell, as click does
-        sys.stdout = None  # type: ignore[assignment]
+        sys.stdout.flush()
     except OSError as exc:
-        _cannot_write(exc.strerror or str(exc))
+        _cannot_write(exc)
 
 
-def _cannot_write(reason: str) -> NoReturn:
-    """One line on stderr: the answer cannot be written to standard output; exit status 2."""
-    sys.stdout = None  # type: ignore[assignment]  # nothing more to it, not even at the exit's flush
-    print(f"Error: cannot write the answer to standard output: {reason}", file=sys.stderr)
+def _writing_the_answer(exc: OSError) -> bool:
+    """Whether ``exc`` came from writing to standard output (click.echo or print), rather than
+    from some other file or resource the command used."""
+    return any(frame.name in ("echo", "print_json", "print_answer", "answer_out")
+               for frame in traceback.extract_tb(exc.__traceback__))
+
+
+def _cannot_write(exc: OSError) -> NoReturn:
+    """The answer cannot be written to standard output: one line on stderr, exit status 2; a
+    reader that left (``| head``) is no error to tell, and exits 1 as click has it."""
+    sys.stdout = _ClosedStdout()  # nothing more to it, not even at the exit's flush
+    if isinstance(exc, BrokenPipeError):
+        sys.exit(1)
+    print(f"Error: cannot write the answer to standard output: {exc.strerror or exc}", file=sys.stderr)
     sys.exit(BAD_INPUT_EXIT)
 
 
@@ -127,15 +146,17 @@ def main() -> None:
     ``stopped: interrupted (Ctrl-C) before an answer``, exit status 3."""
     try:
         hold_for_the_process()
-        if sys.stdout is None:  # started with file descriptor 1 closed: every answer would be lost
-            _cannot_write("it is closed")
+        if sys.stdout is None:  # started with file descriptor 1 closed: an answer written would be lost
+            sys.stdout = _ClosedStdout()
         # the process was started for this command: its start-up counts against --time-limit
         cli(prog_name="exactgrid", obj={"started": time.monotonic() - process_age()})
     except SystemExit:
         _flush_the_answer()
         raise
-    except OSError as exc:  # writing the answer failed (a full disk); click handles a closed pipe
-        _cannot_write(exc.strerror or str(exc))
+    except OSError as exc:
+        if not _writing_the_answer(exc):
+            raise
+        _cannot_write(exc)
     except KeyboardInterrupt as exc:  # as the hold was set up, or as click ended the command
         wind_down_the_process()
         if isinstance(exc.__context__, SystemExit):  # the command's exit status stands
