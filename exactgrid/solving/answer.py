@@ -340,6 +340,10 @@ def solve(question: Question | None = None, *, checklist: Checklist | str | Path
 
     ``time_limit``: wall-clock seconds for the search from this call on, everything included
     (the question's arrays, a first SAT grid, compiling the kernel after an install).
+
+    A question whose cells leave few grids (:func:`~exactgrid.solving.exhaustive.checks_every_filling`)
+    is not searched: each grid is checked by the finder, and the answer is OPTIMAL or
+    DOES_NOT_FIT (``stopped_by`` ``every filling checked``), see :class:`SolveAnswer`.
     """
     started = time.monotonic()
     question = question if question is not None else Question()

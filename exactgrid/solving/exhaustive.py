@@ -31,11 +31,15 @@ EXHAUSTED = "every filling checked"
 """What ended a search that checked every filling (``SolveAnswer.stopped_by``)."""
 
 
+def cell_choices(question: Question) -> list[str]:
+    """The letters each cell may hold, in cell order: its fixed letter, its domain, or A-Z."""
+    return [question.cell_letters(cell) or string.ascii_uppercase for cell in range(question.board.size)]
+
+
 def filling_count(question: Question) -> int:
     """How many grids the question's cells allow: the product of each cell's choices (26 for a
     free cell)."""
-    return math.prod(len(question.cell_letters(cell) or string.ascii_uppercase)
-                     for cell in range(question.board.size))
+    return math.prod(len(letters) for letters in cell_choices(question))
 
 
 def checks_every_filling(question: Question) -> bool:
@@ -46,8 +50,7 @@ def checks_every_filling(question: Question) -> bool:
 
 def fillings(question: Question) -> itertools.product[tuple[str, ...]]:
     """Every grid the question's cells allow, as tuples of letters, in alphabetical order."""
-    return itertools.product(*(question.cell_letters(cell) or string.ascii_uppercase
-                               for cell in range(question.board.size)))
+    return itertools.product(*cell_choices(question))
 
 
 @dataclass
