@@ -408,37 +408,32 @@ def _search(question: Question, started: float, time_limit: float | None, worker
             start_text: str | None, schedule: Schedule | None, max_proposals: int | None,
             news: _News) -> SolveAnswer:
     """The search's answer (a first grid from the SAT solver when words are required and no
-    start is given); an interruption before the search began answers UNKNOWN."""
+    start is given), or, when the cells leave few grids, the check of each by the finder; an
+    interruption before either began answers UNKNOWN."""
     try:
         problem = SearchProblem.build(question)
         news.open()
-        if checks_every_filling(question):
-            return _check_every_filling(question, started, time_limit, news)
-        if start_text is None and question.required:
-            start_text = _feasible_start(question, time_limit)
-        left = None if time_limit is None else max(0.0, time_limit - (time.monotonic() - started))
-        found = search(problem, time_limit=left, workers=workers, seed=seed, start=start_text, schedule=schedule,
-                       max_proposals=max_proposals, on_improvement=news.improvement, on_progress=news.progress,
-                       on_compile=news.compiling)
+        if checks_every_filling(question):  # few grids: each checked by the finder, a proof
+            found = check_every_filling(question, _left(started, time_limit), news.improvement, news.progress)
+        else:
+            if start_text is None and question.required:
+                start_text = _feasible_start(question, time_limit)
+            found = search(problem, time_limit=_left(started, time_limit), workers=workers, seed=seed,
+                           start=start_text, schedule=schedule, max_proposals=max_proposals,
+                           on_improvement=news.improvement, on_progress=news.progress, on_compile=news.compiling)
     except KeyboardInterrupt as exc:  # stopped before the search began: nothing found yet
         return SolveAnswer(question=question, verdict=Verdict.UNKNOWN, check=None, stopped_by=interruption(exc))
+    verdict = (Verdict.FITS if found.best is not None
+               else Verdict.DOES_NOT_FIT if found.stopped_by == EXHAUSTED else Verdict.UNKNOWN)
     return SolveAnswer(
-        question=question, verdict=Verdict.FITS if found.best is not None else Verdict.UNKNOWN,
-        check=found.best, improvements=found.improvements, stats=found.stats, stopped_by=found.stopped_by,
-        closest=None if found.best is not None else found.closest, detail=found.detail,
+        question=question, verdict=verdict, check=found.best, improvements=found.improvements, stats=found.stats,
+        stopped_by=found.stopped_by, closest=None if found.best is not None else found.closest, detail=found.detail,
     )
 
 
-def _check_every_filling(question: Question, started: float, time_limit: float | None,
-                         news: _News) -> SolveAnswer:
-    """The answer from checking every grid the question's cells allow with the finder."""
-    left = None if time_limit is None else max(0.0, time_limit - (time.monotonic() - started))
-    found = check_every_filling(question, left, news.improvement, news.progress)
-    verdict = (Verdict.FITS if found.best is not None
-               else Verdict.DOES_NOT_FIT if found.stopped_by == EXHAUSTED else Verdict.UNKNOWN)
-    closest = found.closest.grid.letters if found.best is None and found.closest is not None else None
-    return SolveAnswer(question=question, verdict=verdict, check=found.best, improvements=found.improvements,
-                       stats=found.stats, stopped_by=found.stopped_by, closest=closest)
+def _left(started: float, time_limit: float | None) -> float | None:
+    """What is left of ``time_limit`` seconds from ``started`` (None: no limit)."""
+    return None if time_limit is None else max(0.0, time_limit - (time.monotonic() - started))
 
 
 def _certify_window(answer: SolveAnswer, window: int | None, limit: float | None, news: _News) -> None:

@@ -11,13 +11,12 @@ import math
 import string
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 from ..grid import Grid
 from ..question import Question
 from ..stopping import interruption
 from ..verify import GridCheck, check_grid
-from .search import Improvement, SearchStats
+from .search import Improvement, SearchResult, SearchStats, keep_improvement
 
 EXHAUSTIVE_WORD_CHECKS = 100_000
 """Questions whose fillings times the words of their list times their alteration budget (at
@@ -53,78 +52,50 @@ def fillings(question: Question) -> itertools.product[tuple[str, ...]]:
     return itertools.product(*cell_choices(question))
 
 
-@dataclass
-class Enumeration:
-    """What checking the fillings found: the best grid meeting the question (``best``), else
-    the one failing fewest constraints, the highest-scoring of those (``closest``), every
-    improvement, and what ended it
-    (:data:`EXHAUSTED` when every filling was checked)."""
-
-    best: GridCheck | None
-    closest: GridCheck | None
-    improvements: list[Improvement] = field(default_factory=list)
-    stats: SearchStats = field(default_factory=SearchStats)
-    stopped_by: str = EXHAUSTED
-
-
 PROGRESS_SECONDS = 0.5
 """How often ``on_progress`` hears how many fillings were checked."""
 
 
 def check_every_filling(question: Question, time_limit: float | None,
                         on_improvement: Callable[[Improvement], None] | None = None,
-                        on_progress: Callable[[SearchStats], None] | None = None) -> Enumeration:
+                        on_progress: Callable[[SearchStats], None] | None = None) -> SearchResult:
     """Check every filling of ``question``'s cells with the finder, in alphabetical order, and
-    keep the highest-scoring one that meets it (the first of equals). Stops early at
-    ``time_limit`` seconds or on Ctrl-C/SIGTERM, with what was found so far. ``on_progress``
-    hears the count so far (``proposals``) every :data:`PROGRESS_SECONDS`."""
+    keep the highest-scoring one that meets it (the first of equals), as a search's result
+    (``stopped_by`` :data:`EXHAUSTED` once every filling was checked); while none meets it,
+    ``closest`` is the one failing fewest constraints, the highest-scoring of those. Stops
+    early at ``time_limit`` seconds or on Ctrl-C/SIGTERM, with what was found so far.
+    ``on_progress`` hears the count so far (``proposals``) every :data:`PROGRESS_SECONDS`."""
     started, cpu_started = time.monotonic(), time.process_time()
-    found = Enumeration(best=None, closest=None, stats=SearchStats(time_limit=time_limit))
-    told = started
+    found = SearchResult(best=None, stats=SearchStats(time_limit=time_limit), stopped_by=EXHAUSTED)
+    stats, closest, told = found.stats, None, started
     try:
         for letters in fillings(question):
             now = time.monotonic()
-            if time_limit is not None and now - started >= time_limit:
+            stats.elapsed, stats.cpu_seconds = now - started, time.process_time() - cpu_started
+            if time_limit is not None and stats.elapsed >= time_limit:
                 found.stopped_by = "time limit"
                 break
             if on_progress is not None and now - told >= PROGRESS_SECONDS:
-                found.stats.elapsed, told = now - started, now
-                on_progress(found.stats)
-            found.stats.proposals += 1
-            _consider(found, check_grid(question, Grid(question.board, "".join(letters))),
-                      started, cpu_started, on_improvement)
+                told = now
+                on_progress(stats)
+            stats.proposals += 1
+            check = check_grid(question, Grid(question.board, "".join(letters)))
+            if not check.ok:
+                closest = closest if found.best is not None or not _closer(check, closest) else check
+            elif found.best is None or check.score.total > found.best.score.total:  # scored before it is kept
+                keep_improvement(found, check, check.score.total, 0, on_improvement)
     except KeyboardInterrupt as exc:
         found.stopped_by = interruption(exc)
-    found.stats.elapsed = time.monotonic() - started
-    found.stats.cpu_seconds = time.process_time() - cpu_started
+    stats.elapsed, stats.cpu_seconds = time.monotonic() - started, time.process_time() - cpu_started
+    found.closest = closest.grid.letters if closest is not None and found.best is None else None
     return found
 
 
-def _consider(found: Enumeration, check: GridCheck, started: float, cpu_started: float,
-              on_improvement: Callable[[Improvement], None] | None) -> None:
-    """Keep ``check`` if it meets the question and beats the best, or, while no grid meets it,
-    if it fails fewer of its constraints than the closest (or as few, scoring more)."""
-    if not check.ok:
-        if found.best is None and (found.closest is None or _closer(check, found.closest)):
-            found.closest = check
-        return
-    total = check.score.total  # scored before it is kept: an interruption here keeps the best before it
-    if found.best is not None and total <= found.best.score.total:
-        return
-    found.best = check
-    stats, words = found.stats, tuple(sorted(check.score.words))
-    stats.best_score, stats.best_found = check.score.total, words
-    stats.improvements += 1
-    improvement = Improvement(grid=check.grid.letters, score=check.score.total, words=words,
-                              elapsed=time.monotonic() - started, cpu_seconds=time.process_time() - cpu_started,
-                              worker=0, proposals=stats.proposals)
-    found.improvements.append(improvement)
-    if on_improvement is not None:
-        on_improvement(improvement)
-
-
-def _closer(check: GridCheck, closest: GridCheck) -> bool:
-    """Whether ``check`` fails fewer constraints than ``closest``, or as few and scores more."""
+def _closer(check: GridCheck, closest: GridCheck | None) -> bool:
+    """Whether ``check`` fails fewer constraints than ``closest`` (None: no grid yet), or as few
+    and scores more."""
+    if closest is None:
+        return True
     if len(check.problems) != len(closest.problems):
         return len(check.problems) < len(closest.problems)
     return check.score.total > closest.score.total

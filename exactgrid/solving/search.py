@@ -469,17 +469,26 @@ class _Search:
 
     def _improved(self, grid: str, feasible: int, worker: int) -> None:
         """A better feasible grid from a worker: the finder's check of it, then the news."""
-        problem, result, stats = self.problem, self.result, self.result.stats
+        problem, result = self.problem, self.result
         check = check_grid(problem.question, Grid(problem.question.board, grid))
         worth = sum(self.weight_of[w] for w in check.score.words)
         if not check.ok or worth != feasible:
             raise AssertionError(f"the search kernel reported {grid} at {feasible:,}, but the "
                                  f"finder says {worth:,} {check.problems}")
         self.best_checked = feasible
-        result.best = check
-        found = tuple(sorted(check.score.words))
-        improvement = Improvement(grid, feasible, found, stats.elapsed, stats.cpu_seconds, worker, stats.proposals)
-        result.improvements.append(improvement)
-        stats.best_score, stats.best_found, stats.improvements = feasible, found, len(result.improvements)
-        if self.on_improvement is not None:
-            self.on_improvement(improvement)
+        keep_improvement(result, check, feasible, worker, self.on_improvement)
+
+
+def keep_improvement(result: SearchResult, check: GridCheck, score: int, worker: int,
+                     on_improvement: Callable[[Improvement], None] | None) -> None:
+    """Make ``check`` (a grid meeting the question, checked by the finder, worth ``score``) the
+    result's best: its :class:`Improvement`, timed by the result's stats, the stats, the news."""
+    stats = result.stats
+    result.best = check
+    found = tuple(sorted(check.score.words))
+    improvement = Improvement(check.grid.letters, score, found, stats.elapsed, stats.cpu_seconds, worker,
+                              stats.proposals)
+    result.improvements.append(improvement)
+    stats.best_score, stats.best_found, stats.improvements = score, found, len(result.improvements)
+    if on_improvement is not None:
+        on_improvement(improvement)
