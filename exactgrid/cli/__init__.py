@@ -121,10 +121,9 @@ def _flush_the_answer() -> None:
 
 
 def _writing_the_answer(exc: OSError) -> bool:
-    """Whether ``exc`` came from writing to standard output (click.echo or print), rather than
-    from some other file or resource the command used."""
-    return any(frame.name in ("echo", "print_json", "print_answer", "answer_out")
-               for frame in traceback.extract_tb(exc.__traceback__))
+    """Whether ``exc`` came from writing to standard output (every answer is written by
+    ``click.echo``), rather than from some other file or resource the command used."""
+    return any(frame.name == "echo" and "click" in frame.filename for frame in traceback.extract_tb(exc.__traceback__))
 
 
 def _cannot_write(exc: OSError) -> NoReturn:
