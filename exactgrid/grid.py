@@ -62,6 +62,21 @@ class Grid:
                                                       f"{self.board.moves_text})"))
 
 
+def _check_no_empty_row(text: str) -> None:
+    """Refuse two ``/`` with no letters between them: a row left out, not a row to skip.
+
+    Blank lines between rows, and a ``/`` at either end, are fine.
+    """
+    for line_text in text.splitlines():
+        rows = line_text.split("/")
+        while rows and not rows[0].strip():
+            rows.pop(0)
+        while rows and not rows[-1].strip():
+            rows.pop()
+        if any(not row.strip() for row in rows):
+            raise GridError(f"the grid {line_text.strip()!r} has an empty row: two '/' with no letters between them")
+
+
 def parse_grid(
     text: str,
     shape: str | tuple[int, int] | None = None,
@@ -80,6 +95,7 @@ def parse_grid(
     """
     if board is not None and shape is not None:
         raise GridError("give a board or a shape, not both")
+    _check_no_empty_row(text)
     rows_given = [r for r in re.split(r"[/\n]", text.strip()) if r.strip()]
     letters = ascii_upper(re.sub(r"[\s/]", "", text), "grid")
     if not letters:

@@ -86,6 +86,13 @@ def test_rows_agreeing_with_the_shape_are_read_as_given():
     assert parse_grid("THO/AIN/ESL", shape="3x3").rows() == ["THO", "AIN", "ESL"]
     assert parse_grid("THOAINESL", shape="1x9").rows() == ["THOAINESL"]
     assert parse_grid("THOA/INES", shape=None).rows() == ["THOA", "INES"]
+    assert parse_grid("/THOA/INES/\n\nTHOA/INES\n").rows() == ["THOA", "INES", "THOA", "INES"]
+
+
+@pytest.mark.parametrize("text", ["a//b", "ab/ /cd", "ab/cd\nef//gh"])
+def test_an_empty_row_between_slashes_is_refused(text):
+    with pytest.raises(InputError, match="has an empty row"):
+        parse_grid(text)
 
 
 def test_a_budget_up_to_the_longest_word_is_fine():
