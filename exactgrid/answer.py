@@ -82,6 +82,10 @@ BAD_INPUT_EXIT = 2
 STOPPED_EXIT = 3
 """Exit status of a job stopped by Ctrl-C, SIGTERM or SIGHUP (with the answer so far)."""
 
+FAILED_EXIT = 4
+"""Exit status of a command that failed unexpectedly (a bug: its traceback on stderr); never
+1, which ``fit`` and ``check`` give to a proven answer."""
+
 DEFAULT_TIME_LIMIT = 60.0
 """Seconds every job may take unless told otherwise (``time_limit=None``: no limit)."""
 

@@ -348,3 +348,50 @@ def test_a_number_json_cannot_hold_is_an_error_for_that_line(tmp_path):
     path.write_text("min_score = " + "1" * 5000 + "\n")
     result = run("fit", "--instance", path, "--shape", "2x2")
     assert result.exit_code == 2 and result.output.count("\n") == 1 and "Traceback" not in result.output
+
+
+def _cli_with(patch: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """``exactgrid ARGS`` in a process where ``patch`` (Python) ran first."""
+    code = f"{patch}\nfrom exactgrid.cli import main; main()"
+    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=120,
+                          check=False)
+
+
+NO_DESCRIPTOR_LEFT = """
+import errno, exactgrid.backends._child as child
+def _start(*args):
+    raise OSError(errno.EMFILE, "Too many open files")
+child._start = _start
+"""
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_an_error_of_the_system_is_one_error_line(as_json):
+    # as with `ulimit -n 8`: fit's child backend cannot be started (it was a traceback, exit 1,
+    # which fit gives to DOES NOT FIT)
+    done = _cli_with(NO_DESCRIPTOR_LEFT, "fit", "OHIO", "IOWA", "--shape", "3x3", "--no-counting",
+                     *(["--json"] if as_json else []))
+    message = "the system refused what the command needed: Too many open files [Errno 24]"
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    if as_json:
+        assert (json.loads(done.stdout), done.stderr) == ({"error": message}, "")
+    else:
+        assert (done.stdout, done.stderr) == ("", f"Error: {message}\n")
+
+
+A_BUG = """
+import exactgrid.api
+def score(*args):
+    raise ZeroDivisionError("a bug")
+exactgrid.api.score = score
+"""
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_a_bug_shows_its_traceback_and_exits_4_not_1(as_json):
+    done = _cli_with(A_BUG, "score", "thoainesl", *(["--json"] if as_json else []))
+    assert done.returncode == 4
+    assert "Traceback" in done.stderr and "ZeroDivisionError: a bug" in done.stderr
+    message = "exactgrid failed unexpectedly, with no answer (ZeroDivisionError: a bug)"
+    assert done.stderr.splitlines()[-1] == f"Error: {message}; the traceback above says where"
+    assert done.stdout == (json.dumps({"error": message}) + "\n" if as_json else "")

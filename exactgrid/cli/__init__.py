@@ -30,8 +30,10 @@ lists its commands' own keys; docs/reference.md has them all.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import io
+import json
 import signal
 import sys
 import time
@@ -41,10 +43,19 @@ from typing import NoReturn
 import click
 
 from .. import __version__
-from ..answer import BAD_INPUT_EXIT
+from ..answer import BAD_INPUT_EXIT, FAILED_EXIT
 from ..stopping import STOP_SIGNALS, hold_for_the_process, wind_down_the_process
 from .backends import backends_command
-from .base import BadInput, ExactgridGroup, Seconds, read_grid_argument, say_stopped, wants_json
+from .base import (
+    BadInput,
+    ExactgridGroup,
+    Seconds,
+    read_grid_argument,
+    say_stopped,
+    system_error_text,
+    wants_json,
+    writes_the_answer,
+)
 from .fit import fit_command, fit_many_command
 from .grid import check_command, score_command, show_command, words_command
 from .progress import STOPPED_EXIT, Progress, process_age
@@ -120,12 +131,6 @@ def _flush_the_answer() -> None:
         _cannot_write(exc)
 
 
-def _writing_the_answer(exc: OSError) -> bool:
-    """Whether ``exc`` came from writing to standard output (every answer is written by
-    ``click.echo``), rather than from some other file or resource the command used."""
-    return any(frame.name == "echo" and "click" in frame.filename for frame in traceback.extract_tb(exc.__traceback__))
-
-
 def _cannot_write(exc: OSError) -> NoReturn:
     """The answer cannot be written to standard output: one line on stderr, exit status 2; a
     reader that left (``| head``) is no error to tell, and exits 1 as click has it."""
@@ -134,6 +139,20 @@ def _cannot_write(exc: OSError) -> NoReturn:
         sys.exit(1)
     print(f"Error: cannot write the answer to standard output: {exc.strerror or exc}", file=sys.stderr)
     sys.exit(BAD_INPUT_EXIT)
+
+
+def _failed(exc: Exception) -> NoReturn:
+    """The command failed unexpectedly (a bug, or an operating-system error outside any
+    command): its traceback, then one ``Error:`` line on stderr (and under ``--json`` a JSON
+    error object on stdout), exit status 4 -- never 1, which is a proven answer for ``fit``."""
+    traceback.print_exception(exc)
+    reason = system_error_text(exc) if isinstance(exc, OSError) else f"{type(exc).__name__}: {exc}"
+    message = f"exactgrid failed unexpectedly, with no answer ({' '.join(reason.split())})"
+    print(f"Error: {message}; the traceback above says where", file=sys.stderr)
+    if wants_json(sys.argv[1:], cli):
+        with contextlib.suppress(OSError):  # the line on stderr has said it
+            print(json.dumps({"error": message}), flush=True)
+    sys.exit(FAILED_EXIT)
 
 
 def main() -> None:
@@ -153,9 +172,11 @@ def main() -> None:
         _flush_the_answer()
         raise
     except OSError as exc:
-        if not _writing_the_answer(exc):
-            raise
+        if not writes_the_answer(exc):
+            _failed(exc)
         _cannot_write(exc)
+    except Exception as exc:  # a bug: its traceback, but not exit status 1
+        _failed(exc)
     except KeyboardInterrupt as exc:  # as the hold was set up, or as click ended the command
         wind_down_the_process()
         if isinstance(exc.__context__, SystemExit):  # the command's exit status stands

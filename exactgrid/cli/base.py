@@ -18,6 +18,7 @@ import json
 import os
 import re
 import time
+import traceback
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
@@ -74,8 +75,10 @@ def wants_json(args: list[str], group: click.Group | None = None) -> bool:
 
 @contextmanager
 def one_line_errors(as_json: bool) -> Iterator[None]:
-    """Usage errors and library input errors (:class:`~exactgrid.inputs.InputError`) raised
-    inside become :class:`BadInput`: one line, or a JSON object under ``--json``."""
+    """Usage errors, library input errors (:class:`~exactgrid.inputs.InputError`) and
+    operating-system errors (``OSError``, but for the answer's own writing, which
+    :func:`exactgrid.cli.main` reports) raised inside become :class:`BadInput`: one line, or
+    a JSON object under ``--json``."""
     try:
         yield
     except click.exceptions.NoArgsIsHelpError:
@@ -88,11 +91,31 @@ def one_line_errors(as_json: bool) -> Iterator[None]:
         raise
     except InputError as exc:
         raise BadInput(str(exc), as_json) from None
+    except OSError as exc:
+        if writes_the_answer(exc):
+            raise
+        raise BadInput(f"the system refused what the command needed: {system_error_text(exc)}", as_json) from None
+
+
+def writes_the_answer(exc: OSError) -> bool:
+    """Whether ``exc`` came from writing to standard output (every answer is written by
+    ``click.echo``), rather than from some other file or resource the command used."""
+    return any(frame.name == "echo" and "click" in frame.filename for frame in traceback.extract_tb(exc.__traceback__))
+
+
+def system_error_text(exc: OSError) -> str:
+    """One line for an operating-system error: its message, the file it names, its number
+    (``Too many open files [Errno 24]``)."""
+    text = exc.strerror or str(exc) or type(exc).__name__
+    if exc.filename is not None:
+        text += f": {exc.filename}"
+    return f"{text} [Errno {exc.errno}]" if exc.errno is not None else text
 
 
 class ExactgridGroup(click.Group):
-    """A click group whose usage errors and library input errors are one line (or a JSON
-    object under ``--json``), exit status 2."""
+    """A click group whose usage errors, library input errors and errors of the operating
+    system (no file descriptor left, say) are one line (or a JSON object under ``--json``),
+    exit status 2."""
 
     def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
                      **extra: Any) -> click.Context:
