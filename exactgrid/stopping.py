@@ -14,11 +14,28 @@ import importlib
 import os
 import signal
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType, ModuleType
 
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+
+
+class DeadlinePassed(Exception):
+    """The time limit came before the work ended (reading a word list, building its trie, a
+    search): the caller answers with what it has, as for Ctrl-C."""
+
+
+DEADLINE_ROWS = 10_000
+"""How many rows (lines of a file, words of a list) are read between two looks at a deadline."""
+
+
+def check_deadline(deadline: float | None, count: int, doing: str) -> None:
+    """Every :data:`DEADLINE_ROWS` of ``count``: :class:`DeadlinePassed` once ``deadline`` (a
+    ``time.monotonic()`` value; None: none) has passed, saying what it came in (``doing``)."""
+    if deadline is not None and count % DEADLINE_ROWS == 0 and time.monotonic() > deadline:
+        raise DeadlinePassed(f"the time limit came while {doing}")
 
 
 class Terminated(KeyboardInterrupt):

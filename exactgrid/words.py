@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from .inputs import MAX_WHOLE, FrozenDict, InputError, ascii_upper, check_big, check_whole, read_text_file
+from .stopping import check_deadline
 
 
 class UnknownWordError(InputError, KeyError):
@@ -26,6 +27,11 @@ class UnknownWordError(InputError, KeyError):
 
     def __str__(self) -> str:
         return str(self.args[0])
+
+
+_UPPER_WORD = re.compile(r"[A-Z]+").fullmatch
+_PLAIN_WORD = re.compile(r"[A-Za-z]+").fullmatch
+_DIGITS = re.compile(r"[0-9]+").fullmatch
 
 
 def normalise_word(text: str) -> str:
@@ -61,9 +67,10 @@ class WordList:
     def __post_init__(self) -> None:
         weights = FrozenDict(self.weights)
         for word, weight in weights.items():
-            if not isinstance(word, str) or not re.fullmatch(r"[A-Z]+", word):
+            if not isinstance(word, str) or not _UPPER_WORD(word):
                 raise InputError(f"word {word!r} must be upper-case letters A-Z only")
-            check_big(weight, f"the weight of {word}")
+            if type(weight) is not int or not 0 <= weight <= MAX_WHOLE:  # the common case, checked fast
+                check_big(weight, f"the weight of {word}")
         if sum(weights.values()) > MAX_WHOLE:
             raise InputError(f"the weights of the list add up to more than 2**62 = {MAX_WHOLE:,} (too large to score)")
         for alias, word in dict(self.aliases).items():
@@ -158,15 +165,16 @@ def named_word_list(name: str) -> WordList:
     return NAMED_LISTS[name]()
 
 
-def read_word_list(path: str | Path, name: str | None = None) -> WordList:
+def read_word_list(path: str | Path, name: str | None = None, deadline: float | None = None) -> WordList:
     """Read a word-list file: one word a line (weight 1), or ``word,weight`` (CSV) or
     ``word<TAB>weight`` (TSV). Blank lines and ``#`` comments are skipped; a first line
     ``word,weight`` (a first line whose weight column is a name, not a number) is a header. Words are
     upper-cased and stripped of spaces (``New York`` -> ``NEWYORK``). InputError names the
-    file and line of anything else.
+    file and line of anything else. ``deadline`` (a ``time.monotonic()`` value; None: none):
+    :class:`~exactgrid.stopping.DeadlinePassed` once it has passed.
     """
     text = read_text_file(path, "word list")
-    return parse_word_list(text, name or Path(path).name, str(path))
+    return parse_word_list(text, name or Path(path).name, str(path), deadline)
 
 
 def _is_header(weight_text: str) -> bool:
@@ -181,24 +189,26 @@ def _is_header(weight_text: str) -> bool:
     return False
 
 
-def parse_word_list(text: str, name: str = "words", source: str = "<words>") -> WordList:
+def parse_word_list(text: str, name: str = "words", source: str = "<words>",
+                    deadline: float | None = None) -> WordList:
     """A word list from the text of a word-list file (see :func:`read_word_list`)."""
     weights: dict[str, int] = {}
     delimiter = "\t" if "\t" in text else ","
     for number, row in enumerate(csv.reader(io.StringIO(text), delimiter=delimiter), 1):
+        check_deadline(deadline, number, f"reading the word list {source}")
         cells = [c.strip() for c in row]
         if not cells or not cells[0] or cells[0].startswith("#"):
             continue
         if len(cells) > 2 and any(cells[2:]):
             raise InputError(f"{source}:{number}: expected 'word' or 'word,weight', got {delimiter.join(row)!r}")
-        try:
-            word = normalise_word(cells[0])
+        try:  # most words are letters A-Z alone, which need no more than upper-casing
+            word = cells[0].upper() if _PLAIN_WORD(cells[0]) else normalise_word(cells[0])
         except InputError as err:
             raise InputError(f"{source}:{number}: {err}") from None
         weight_text = cells[1] if len(cells) > 1 else ""
         if not word:
             raise InputError(f"{source}:{number}: no letters in {cells[0]!r}")
-        if weight_text and not re.fullmatch(r"[0-9]+", weight_text):
+        if weight_text and not _DIGITS(weight_text):
             if number == 1 and not weights and _is_header(weight_text):
                 continue
             raise InputError(f"{source}:{number}: weight {weight_text!r} is not a whole number >= 0")

@@ -35,13 +35,13 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from .finder import Match
 from .geometry import PATH_RULES, Board, PathRule
 from .grid import Grid
 from .inputs import InputError, check_whole
+from .stopping import DeadlinePassed, check_deadline
 from .words import WordList
 
 TrieNode = dict[str, Any]
@@ -74,17 +74,20 @@ class Trie:
 
     @classmethod
     def from_words(cls, words: Iterable[str], min_length: int = 1, max_length: int | None = None,
-                   name: str = "words") -> Trie:
+                   name: str = "words", deadline: float | None = None) -> Trie:
         """A trie of the words with ``min_length`` to ``max_length`` letters (None: any length).
 
         Words must be upper-case A-Z (a :class:`~exactgrid.words.WordList` holds only such);
-        anything else raises InputError. A word given twice counts once.
+        anything else raises InputError. A word given twice counts once. ``deadline`` (a
+        ``time.monotonic()`` value; None: none): :class:`~exactgrid.stopping.DeadlinePassed`
+        once it has passed.
         """
         low, high = check_lengths(min_length, max_length)
         checked = words.words if isinstance(words, WordList) else _checked_words(words)
         root: TrieNode = {}
         count = nodes = depth = 0
-        for word in checked:
+        for index, word in enumerate(checked, 1):
+            check_deadline(deadline, index, f"building the trie of {name}")
             size = len(word)
             if size < low or (high is not None and size > high):
                 continue
@@ -165,11 +168,25 @@ def _checked_words(words: Iterable[str]) -> list[str]:
     return out
 
 
-@lru_cache(maxsize=4)
-def trie_for(words: WordList, min_length: int = 1, max_length: int | None = None) -> Trie:
+TRIES_KEPT = 4
+"""How many tries :func:`trie_for` keeps (their memory: docs/benchmarks.md, Puzzles)."""
+
+_tries: dict[tuple[WordList, int, int | None], Trie] = {}
+
+
+def trie_for(words: WordList, min_length: int = 1, max_length: int | None = None,
+             deadline: float | None = None) -> Trie:
     """The trie of a word list restricted to ``min_length`` .. ``max_length`` letters, built
-    once per (list, min, max) and cached (the last 4; their memory: docs/benchmarks.md, Puzzles)."""
-    return Trie.from_words(words, min_length, max_length, words.name)
+    once per (list, min, max) and kept (the last :data:`TRIES_KEPT` used). ``deadline``: as for
+    :meth:`Trie.from_words` (a trie cut short is not kept)."""
+    key = (words, min_length, max_length)
+    trie = _tries.pop(key, None)
+    if trie is None:
+        trie = Trie.from_words(words, min_length, max_length, words.name, deadline)
+    _tries[key] = trie  # the last used last
+    while len(_tries) > TRIES_KEPT:
+        del _tries[next(iter(_tries))]
+    return trie
 
 
 def as_trie(words: Trie | WordList | Iterable[str], min_length: int = 1, max_length: int | None = None) -> Trie:
@@ -182,7 +199,7 @@ def as_trie(words: Trie | WordList | Iterable[str], min_length: int = 1, max_len
     return Trie.from_words(words, min_length, max_length)
 
 
-class SearchTimedOut(Exception):
+class SearchTimedOut(DeadlinePassed):
     """The deadline of :func:`search_words` passed before the search ended."""
 
 

@@ -296,3 +296,29 @@ def test_a_search_past_its_time_limit_answers_unknown_with_no_words():
     assert result.exit_code == 3 and "the time limit came first" in result.output
     # within its time: the whole list, as without one
     assert list_words(FIXTURE, time_limit=600).count == 59 and not list_words(FIXTURE, time_limit=600).timed_out
+
+
+def test_reading_and_indexing_a_long_list_count_against_the_time_limit(tmp_path):
+    import time
+
+    from exactgrid.stopping import DEADLINE_ROWS, DeadlinePassed
+    from exactgrid.words import parse_word_list
+
+    words = ["".join(letters) for letters in itertools.product("ABCDEFGHIJ", repeat=5)][: 2 * DEADLINE_ROWS]
+    path = tmp_path / "long.txt"
+    path.write_text("\n".join(words) + "\n")
+    passed = time.monotonic() - 1
+    with pytest.raises(DeadlinePassed, match="while reading the word list"):
+        parse_word_list(path.read_text(), deadline=passed)
+    listed = parse_word_list(path.read_text(), "long.txt", deadline=time.monotonic() + 600)
+    assert len(listed) == 2 * DEADLINE_ROWS
+    with pytest.raises(DeadlinePassed, match="while building the trie of long.txt"):
+        trie_for(listed, 3, 9, deadline=passed)
+    trie = trie_for(listed, 3, 9)  # the trie cut short was not kept: this one is whole, and kept
+    assert len(trie) == 2 * DEADLINE_ROWS and trie_for(listed, 3, 9, deadline=passed) is trie
+    # the commands' functions: time limit 0 on a list of a file not read yet
+    ended = list_words("thoainesl", str(path), time_limit=0)
+    assert (ended.outcome, ended.timed_out, ended.list_name, ended.words) == ("unknown", True, "long.txt", ())
+    built = build_grid("retrieves", str(path), time_limit=0)
+    assert built.answer is None and built.outcome == "unknown"
+    assert "time limit ran out before any grid" in built.how

@@ -16,10 +16,10 @@ BUILTIN_LISTS = ("us-states", "enable")
 """Word lists known by name (``--words us-states``); anything else is read as a file."""
 
 
-def word_list(source: str | Path | WordList | None = None) -> WordList:
+def word_list(source: str | Path | WordList | None = None, deadline: float | None = None) -> WordList:
     """A word list: ``None`` or ``"us-states"`` for the bundled US states, ``"enable"`` for the
     ENABLE dictionary, a WordList as is, or the path of a word-list file (see
-    :func:`read_word_list`)."""
+    :func:`read_word_list`; ``deadline`` is for reading such a file)."""
     if isinstance(source, WordList):
         return source
     name = "us-states" if source is None else str(source).lower()
@@ -34,4 +34,4 @@ def word_list(source: str | Path | WordList | None = None) -> WordList:
     if not os.path.lexists(source):  # type: ignore[arg-type]
         raise InputError(f"unknown word list {str(source)!r}: neither a bundled list ({', '.join(BUILTIN_LISTS)}) "
                          "nor a file")
-    return read_word_list(source)  # type: ignore[arg-type]
+    return read_word_list(source, deadline=deadline)  # type: ignore[arg-type]

@@ -38,6 +38,10 @@ class Clock:
         """Seconds left of the time limit (0 once it has run out), or None without a limit."""
         return None if self.time_limit is None else max(0.0, self.time_limit - self.elapsed())
 
+    def deadline(self) -> float | None:
+        """When the time limit runs out, as a ``time.monotonic()`` value (None without one)."""
+        return None if self.time_limit is None else self.started + self.time_limit
+
     def out_of_time(self) -> bool:
         """Whether the time limit has run out."""
         left = self.left()

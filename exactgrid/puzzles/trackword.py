@@ -27,17 +27,17 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from ..answer import DEFAULT_TIME_LIMIT, Answer, OnProgress, Outcome
-from ..data import word_list
+from ..data import BUILTIN_LISTS, word_list
 from ..geometry import Board, MoveRule, PathRule, parse_shape, path_rule_text
 from ..grid import Grid, parse_grid
 from ..inputs import InputError, ascii_upper, check_seconds, check_whole
-from ..stopping import interruption
+from ..stopping import DeadlinePassed, interruption
 from ..words import WordList
 from ..wordsearch import (
-    SearchTimedOut,
     Trie,
     WordHit,
     check_lengths,
@@ -243,21 +243,32 @@ def list_words(grid: Grid | str, words: str | WordList = DEFAULT_WORDS, path_rul
     board_grid = parse_grid(grid) if isinstance(grid, str) else grid
     if not isinstance(board_grid, Grid):
         raise InputError(f"a grid must be a Grid or its letters as text, got {grid!r}")
-    chosen = word_list(words)
-    longest = min(high if high is not None else chosen.longest, chosen.longest)
-    if check_whole(budget, "the alteration budget") > longest:
-        raise InputError(f"the alteration budget must be from 0 to {longest} (the longest word counted has "
-                         f"{longest} letters; more alters nothing), got {budget}")
+    check_whole(budget, "the alteration budget")
+    list_name = _list_name(words)
     hits: list[WordHit] = []
     stopped_by, timed_out = None, False
-    try:
-        hits = search_words(board_grid, trie_for(chosen, low, high), path_rule, low, high, budget, deadline)
-    except SearchTimedOut:
+    try:  # reading and indexing a long list counts against the time limit too
+        chosen = word_list(words, deadline)
+        list_name = chosen.name
+        longest = min(high if high is not None else chosen.longest, chosen.longest)
+        if budget > longest:
+            raise InputError(f"the alteration budget must be from 0 to {longest} (the longest word counted has "
+                             f"{longest} letters; more alters nothing), got {budget}")
+        hits = search_words(board_grid, trie_for(chosen, low, high, deadline), path_rule, low, high, budget,
+                            deadline)
+    except DeadlinePassed:
         timed_out = True
     except KeyboardInterrupt as exc:
         stopped_by = interruption(exc)
-    return TrackwordAnswer(board_grid, tuple(hits), low, high, path_rule, chosen.name, time.perf_counter() - start,
+    return TrackwordAnswer(board_grid, tuple(hits), low, high, path_rule, list_name, time.perf_counter() - start,
                            budget, stopped_by, timed_out)
+
+
+def _list_name(words: str | WordList) -> str:
+    """What an answer calls a word list before it is read: its name, or its file's name."""
+    if isinstance(words, WordList):
+        return words.name
+    return str(words).lower() if str(words).lower() in BUILTIN_LISTS else Path(words).name
 
 
 @dataclass
@@ -302,10 +313,10 @@ def build_grid(word: str, words: str | WordList = DEFAULT_WORDS, min_length: int
     low, high = check_lengths(min_length, max_length)
     shape = _build_board(board, moves)
     target = _check_build_word(word, shape)
-    chosen = word_list(words)
     scoring = _Scoring()
-    try:
-        trie = trie_for(chosen, low, high)
+    try:  # reading and indexing a long list counts against the time limit too
+        chosen = word_list(words, clock.deadline())
+        trie = trie_for(chosen, low, high, clock.deadline())
         scoring.paths = list(hamiltonian_paths(shape, MAX_BUILD_PATHS))
         if len(scoring.paths) > MAX_BUILD_PATHS:
             raise InputError(f"the {_board_name(shape)} board has more than {MAX_BUILD_PATHS:,} Hamiltonian "
@@ -314,6 +325,8 @@ def build_grid(word: str, words: str | WordList = DEFAULT_WORDS, min_length: int
             raise InputError(f"the {_board_name(shape)} board has no path through all its cells for {target}")
         scoring.grids = sorted({shape.canonical(_lay(target, path)) for path in scoring.paths})
         _score_grids(scoring, shape, trie, low, high, clock)
+    except DeadlinePassed:  # before any grid was scored
+        scoring.timed_out = True
     except KeyboardInterrupt as exc:  # Ctrl-C or a stop signal: the best of the grids scored so far
         scoring.stopped_by = interruption(exc)
     answer = None
