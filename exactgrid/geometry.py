@@ -537,6 +537,9 @@ def parse_shape(text: str) -> tuple[int, int]:
     match = re.fullmatch(r"\s*([0-9]+)\s*[xX×]\s*([0-9]+)\s*", text)
     if not match:
         raise ShapeError(f"shape must look like 5x5, got {text!r}")
+    if max(len(match[1].lstrip("0")), len(match[2].lstrip("0"))) > 4:  # int() of thousands of digits fails
+        raise ShapeError(f"a board has 1 to {MAX_SIDE} rows and columns, got {text.strip()[:40]!r}"
+                         + ("..." if len(text.strip()) > 40 else ""))
     rows, cols = int(match[1]), int(match[2])
     Board(rows, cols)  # validates
     return rows, cols

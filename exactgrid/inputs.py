@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import os
+import sys
 import tomllib
 import warnings
 from collections.abc import Iterable, Iterator, Mapping
@@ -87,6 +88,30 @@ def parse_toml(text: str) -> dict[str, Any]:
         return tomllib.loads(text)
     except RecursionError:
         raise ValueError("arrays or tables nested too deeply") from None
+    except tomllib.TOMLDecodeError:
+        raise
+    except ValueError as exc:
+        raise ValueError(value_error_text(exc)) from None
+
+
+def value_error_text(exc: ValueError) -> str:
+    """What a ValueError from reading a number says, for a user: Python's own limit on
+    ``int()`` of long digit strings reads "an integer of more than 4,300 digits", not its advice
+    for programmers (``sys.set_int_max_str_digits()``)."""
+    if "integer string conversion" in str(exc):
+        return f"an integer of more than {sys.get_int_max_str_digits():,} digits"
+    return str(exc)
+
+
+def digits_value(digits: str, what: str, high: int = MAX_WHOLE) -> int:
+    """The whole number that a string of digits 0-9 writes, when it is at most ``high``
+    (InputError otherwise), found before ``int()`` is asked: Python's refuses strings of more
+    than 4,300 digits, with a message for programmers."""
+    significant = digits.lstrip("0")
+    if len(significant) > len(str(high)) or int(significant or "0") > high:
+        shown = digits if len(digits) <= 24 else f"{digits[:12]}... ({len(digits):,} digits)"
+        raise InputError(f"{what} {shown} is too large (at most {high:,})")
+    return int(significant or "0")
 
 
 def check_big(value: Any, what: str) -> int:

@@ -18,7 +18,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .inputs import MAX_WHOLE, FrozenDict, InputError, ascii_upper, check_big, check_whole, read_text_file
+from .inputs import (
+    MAX_WHOLE,
+    FrozenDict,
+    InputError,
+    ascii_upper,
+    check_big,
+    check_whole,
+    digits_value,
+    read_text_file,
+)
 from .stopping import check_deadline
 
 
@@ -214,7 +223,10 @@ def parse_word_list(text: str, name: str = "words", source: str = "<words>",
             raise InputError(f"{source}:{number}: weight {weight_text!r} is not a whole number >= 0")
         if word in weights:
             raise InputError(f"{source}:{number}: {word} is listed twice")
-        weights[word] = int(weight_text) if weight_text else 1
+        try:
+            weights[word] = digits_value(weight_text, f"the weight of {word}") if weight_text else 1
+        except InputError as err:
+            raise InputError(f"{source}:{number}: {err}") from None
     if not weights:
         raise InputError(f"{source}: the word list is empty")
     return WordList(weights, name)

@@ -342,12 +342,23 @@ def test_a_number_json_cannot_hold_is_an_error_for_that_line(tmp_path):
     """An integer of more than 4,300 digits: Python's json refuses it with a plain ValueError."""
     lines = ['{"id": "big", "shape": "2x2", "min_score": ' + "1" * 5000 + "}", '{"shape": "2x2", "require": ["OH"]}']
     first, second = read_questions(lines, "q.jsonl")
-    assert first.error.startswith("q.jsonl:1: not valid JSON:")
+    assert first.error == "q.jsonl:1: not valid JSON: an integer of more than 4,300 digits"
     assert second[1].board.rows == 2
     path = tmp_path / "big.toml"
     path.write_text("min_score = " + "1" * 5000 + "\n")
     result = run("fit", "--instance", path, "--shape", "2x2")
     assert result.exit_code == 2 and result.output.count("\n") == 1 and "Traceback" not in result.output
+    assert result.output.endswith("not valid TOML: an integer of more than 4,300 digits\n")
+    # a word list's weight: read as a number only when it can be within 2**62
+    words = tmp_path / "big.csv"
+    words.write_text("OHIO," + "9" * 5000 + "\n")
+    assert_one_line_error(run("score", "thoainesl", "--words", words),
+                          "big.csv:1: the weight of OHIO 999999999999... (5,000 digits) is too large")
+    words.write_text("OHIO," + "0" * 40 + "5\n")  # leading zeros are no size
+    assert_one_line_error(run("score", "thoainesl", "--shape", "3x" + "9" * 5000), "a board has 1 to 32 rows")
+    assert_one_line_error(run("fit", "OHIO:" + "1" * 5000, "--shape", "3x3"),
+                          "the position 111111111111... (5,000 digits) is too large")
+    assert json.loads(run("score", "thoainesl", "--words", words, "--json").stdout)["total"] == 5
 
 
 def _cli_with(patch: str, *args: str) -> subprocess.CompletedProcess[str]:

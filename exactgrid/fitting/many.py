@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ..answer import DEFAULT_TIME_LIMIT, Answer, Outcome
-from ..inputs import InputError, check_seconds, check_whole, clamp_workers_warning, usable_cores
+from ..inputs import InputError, check_seconds, check_whole, clamp_workers_warning, usable_cores, value_error_text
 from ..pool import STOP_POLL_SECONDS, ClusterStop, dask_client_of, process_pool, run_stopped, stop_pool
 from ..pool import dask_executor as dask_executor  # re-exported: fit_many on a Dask cluster
 from ..question import Question, Verdict, question_from_table
@@ -406,7 +406,7 @@ def read_questions(lines: Iterable[str], source: str = "<questions>", directory:
             yield ManyAnswer(number, error=f"{where}: nested too deeply to read")
             continue
         except ValueError as exc:  # e.g. an integer of more than 4,300 digits
-            yield ManyAnswer(number, error=f"{where}: not valid JSON: {exc}")
+            yield ManyAnswer(number, error=f"{where}: not valid JSON: {value_error_text(exc)}")
             continue
         ident = data.pop("id", number) if isinstance(data, dict) else number
         if not isinstance(ident, str | int) or isinstance(ident, bool):  # reported under its line number

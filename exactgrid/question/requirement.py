@@ -16,6 +16,7 @@ from ..inputs import (
     ascii_upper,
     check_text,
     check_whole,
+    digits_value,
 )
 from ..wording import plural
 from ..words import UnknownWordError, WordList, normalise_word
@@ -171,7 +172,7 @@ def parse_requirement(text: str, words: WordList, budget: int = 1) -> Requiremen
         letter = _letters(spelled, text) if spelled is not None else None
         if letter is not None and len(letter) != 1:
             raise SpecError(f"{text!r}: give one letter after '=', e.g. {word}:{how}=N")
-        req = Requirement(word, "position", position=int(how), letter=letter)
+        req = Requirement(word, "position", position=digits_value(how, "the position"), letter=letter)
     else:
         raise SpecError(
             f"cannot read requirement {text!r}: after ':' put exact, any, or a 1-based position"
