@@ -174,7 +174,49 @@ def upward_imports(package: Path = PACKAGE) -> list[tuple[str, str, str]]:
     return found
 
 
+def imported_modules(source: str, module: str, is_package: bool = False, package: Path = PACKAGE) -> set[str]:
+    """The exactgrid modules a module imports at run time, ``from .pkg import sub`` read as
+    ``exactgrid.pkg.sub`` when ``sub`` is a module (as it is to Python: the package is being
+    imported already), not as an import of ``pkg``."""
+    here = module if is_package else module.rpartition(".")[0]
+    found: set[str] = set()
+    for node in _runtime_imports(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names if a.name.split(".")[0] == PACKAGE_NAME}
+            continue
+        parts = here.split(".")
+        base = (".".join(parts[: len(parts) - node.level + 1] + ([node.module] if node.module else []))
+                if node.level else node.module or "")
+        if base.split(".")[0] != PACKAGE_NAME:
+            continue
+        subs = {f"{base}.{a.name}" for a in node.names if _is_module(f"{base}.{a.name}", package)}
+        found |= subs if len(subs) == len(node.names) else subs | {base}
+    return found - {module}
+
+
+def mutual_imports(package: Path = PACKAGE) -> list[tuple[str, str]]:
+    """Every pair of modules that import each other at run time (lazy imports included)."""
+    graph = {name: imported_modules(path.read_text(encoding="utf-8"), name, is_package, package)
+             for path, name, is_package in modules(package)}
+    return sorted((a, b) for a, targets in graph.items() for b in targets if a < b and a in graph.get(b, ()))
+
+
 # --------------------------------------------------------------------------- the rules
+
+
+def test_no_two_modules_import_each_other():
+    assert mutual_imports() == [], "modules that import each other: move what both need to a third"
+
+
+def test_modules_importing_each_other_are_caught(tmp_path):
+    package = _write(tmp_path, {
+        "__init__.py": "",
+        "fitting/__init__.py": "from .answer import FitAnswer\n",
+        "fitting/answer.py": "from . import session\nFitAnswer = 1\n",
+        "fitting/session.py": "def f():\n    from .answer import FitAnswer\n",
+        "fitting/kernel.py": "from . import answer\n",  # the package, being imported: no pair
+    })
+    assert mutual_imports(package) == [("exactgrid.fitting.answer", "exactgrid.fitting.session")]
 
 
 def test_every_module_has_a_layer():
