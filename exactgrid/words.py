@@ -203,8 +203,9 @@ def parse_word_list(text: str, name: str = "words", source: str = "<words>",
     """A word list from the text of a word-list file (see :func:`read_word_list`)."""
     weights: dict[str, int] = {}
     delimiter = "\t" if "\t" in text else ","
+    doing = f"reading the word list {source}"
     for number, row in enumerate(csv.reader(io.StringIO(text), delimiter=delimiter), 1):
-        check_deadline(deadline, number, f"reading the word list {source}")
+        check_deadline(deadline, number, doing)
         cells = [c.strip() for c in row]
         if not cells or not cells[0] or cells[0].startswith("#"):
             continue

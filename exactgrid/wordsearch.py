@@ -32,6 +32,7 @@ measured with ``python tools/bench_trackword.py``.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -86,8 +87,9 @@ class Trie:
         checked = words.words if isinstance(words, WordList) else _checked_words(words)
         root: TrieNode = {}
         count = nodes = depth = 0
+        doing = f"building the trie of {name}"
         for index, word in enumerate(checked, 1):
-            check_deadline(deadline, index, f"building the trie of {name}")
+            check_deadline(deadline, index, doing)
             size = len(word)
             if size < low or (high is not None and size > high):
                 continue
@@ -172,6 +174,7 @@ TRIES_KEPT = 4
 """How many tries :func:`trie_for` keeps (their memory: docs/benchmarks.md, Puzzles)."""
 
 _tries: dict[tuple[WordList, int, int | None], Trie] = {}
+_tries_lock = threading.Lock()
 
 
 def trie_for(words: WordList, min_length: int = 1, max_length: int | None = None,
@@ -180,12 +183,14 @@ def trie_for(words: WordList, min_length: int = 1, max_length: int | None = None
     once per (list, min, max) and kept (the last :data:`TRIES_KEPT` used). ``deadline``: as for
     :meth:`Trie.from_words` (a trie cut short is not kept)."""
     key = (words, min_length, max_length)
-    trie = _tries.pop(key, None)
+    with _tries_lock:
+        trie = _tries.pop(key, None)
     if trie is None:
         trie = Trie.from_words(words, min_length, max_length, words.name, deadline)
-    _tries[key] = trie  # the last used last
-    while len(_tries) > TRIES_KEPT:
-        del _tries[next(iter(_tries))]
+    with _tries_lock:
+        _tries[key] = trie  # the last used last
+        while len(_tries) > TRIES_KEPT:
+            del _tries[next(iter(_tries))]
     return trie
 
 
