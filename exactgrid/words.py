@@ -198,13 +198,28 @@ def _is_header(weight_text: str) -> bool:
     return False
 
 
+def _csv_rows(text: str, delimiter: str, source: str) -> Iterator[tuple[int, list[str]]]:
+    """The rows of a word list's text with their line numbers; line ends may be ``\\n``,
+    ``\\r\\n`` or ``\\r``. What the CSV reader refuses (a field of more than 131,072
+    characters, a quote left open) is an InputError naming the line."""
+    reader = csv.reader(io.StringIO(text, newline=None), delimiter=delimiter)
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            raise InputError(f"{source}:{reader.line_num}: cannot read it as CSV ({exc})") from None
+        yield reader.line_num, row
+
+
 def parse_word_list(text: str, name: str = "words", source: str = "<words>",
                     deadline: float | None = None) -> WordList:
     """A word list from the text of a word-list file (see :func:`read_word_list`)."""
     weights: dict[str, int] = {}
     delimiter = "\t" if "\t" in text else ","
     doing = f"reading the word list {source}"
-    for number, row in enumerate(csv.reader(io.StringIO(text), delimiter=delimiter), 1):
+    for number, row in _csv_rows(text, delimiter, source):
         check_deadline(deadline, number, doing)
         cells = [c.strip() for c in row]
         if not cells or not cells[0] or cells[0].startswith("#"):

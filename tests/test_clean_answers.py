@@ -406,3 +406,13 @@ def test_a_bug_shows_its_traceback_and_exits_4_not_1(as_json):
     message = "exactgrid failed unexpectedly, with no answer (ZeroDivisionError: a bug)"
     assert done.stderr.splitlines()[-1] == f"Error: {message}; the traceback above says where"
     assert done.stdout == (json.dumps({"error": message}) + "\n" if as_json else "")
+
+
+def test_word_lists_with_old_mac_line_ends_or_a_line_too_long_for_csv(tmp_path):
+    words = tmp_path / "cr.txt"
+    words.write_bytes(b"OHIO\rIOWA\rUTAH")  # line ends of a classic Mac OS file: was a _csv.Error traceback
+    assert [w["word"] for w in json.loads(run("score", "ohiowa", "--shape", "2x3", "--words", words,
+                                              "--json").stdout)["found"]] == ["IOWA", "OHIO"]
+    words.write_text("OHIO\n" + "A" * 200_000 + "\n")
+    assert_one_line_error(run("score", "ohiowa", "--shape", "2x3", "--words", words),
+                          "cr.txt:2: cannot read it as CSV (field larger than field limit (131072))")
