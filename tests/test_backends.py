@@ -233,3 +233,42 @@ def test_a_child_killed_before_its_time_says_so_not_time_limit_reached():
     assert raced.detail == "time limit reached; killed: its process was killed by SIGKILL"
     _, _, died = run_child(racers.give_up_at_once, (), time_limit=600)
     assert died is None  # a child whose call returned did not die
+
+
+# --------------------------------------------------------------------------- floating point
+
+
+def test_mip_solvers_refuse_weights_their_floating_point_cannot_hold_exactly(tmp_path):
+    """A bound of 1e17 was once 'proven' where HAUO scores 1e17 + 3 (HiGHS's doubles hold no
+    unit at 1e17), and CBC called the question DOES NOT FIT: now both refuse, SAT answers."""
+    import json
+
+    from click.testing import CliRunner
+
+    from exactgrid.backends.ilp import FLOAT_EXACT_TOTAL, FloatingPointLimit, check_float_exact
+    from exactgrid.cli import cli
+    from exactgrid.finder import score
+    from exactgrid.grid import parse_grid
+    from exactgrid.words import read_word_list
+
+    model = BoolModel()
+    x, y = model.new_var(), model.new_var()
+    model.add_linear([x, y], [FLOAT_EXACT_TOTAL - 1, 1], ">=", 0)
+    check_float_exact(model, "HiGHS")  # at the limit: fine
+    model.maximise([x, y], [FLOAT_EXACT_TOTAL, 1])
+    with pytest.raises(FloatingPointLimit, match="add up to 500,000,001"):
+        check_float_exact(model, "HiGHS")
+    words = tmp_path / "big.csv"
+    words.write_text("OHIO,100000000000000000\nIOWA,1\nUTAH,3\n")
+    best = score(parse_grid("HAUO"), read_word_list(words)).total
+    assert best == 100_000_000_000_000_003
+    run = CliRunner().invoke
+    bounded = run(cli, ["bound", "--shape", "2x2", "--words", str(words), "--exact", "--json"])
+    assert bounded.exit_code == 2 and "computes in floating point" in json.loads(bounded.stdout)["error"]
+    ask = ["fit", "--shape", "2x2", "--words", str(words), "--optional", "all", "--min-score", str(best),
+           "--time-limit", "60", "--json"]
+    for mip in ("highs", "cbc"):  # (the counting loop, on SAT, might find the grid first: off)
+        refused = run(cli, [*ask, "--backend", mip, "--no-counting"])
+        assert refused.exit_code == 2 and "computes in floating point" in json.loads(refused.stdout)["error"]
+    fits = json.loads(run(cli, ask).stdout)  # the default backend, SAT, with the counting loop on SAT too
+    assert fits["outcome"] == "fits" and score(parse_grid(fits["grid"]), read_word_list(words)).total >= best

@@ -24,7 +24,7 @@ from ..encode import EncodingTimeout
 from ..ilp_model import linear_terms, to_pulp
 from ..model import BoolModel
 from ..stopping import uncut_import
-from .base import Backend, ChildCall, Result, SolverDisagreement, Status, check_result
+from .base import Backend, BackendError, ChildCall, Result, SolverDisagreement, Status, check_result
 
 
 def _cbc_command(**options):
@@ -37,7 +37,34 @@ def _cbc_command(**options):
         return pulp.PULP_CBC_CMD(**options)
 
 
+FLOAT_EXACT_TOTAL = 500_000_000
+"""The most that the weights of one constraint (with its bound) or of the objective may add up
+to for HiGHS or CBC to answer exactly. They compute in floating point: a binary may sit 1e-9
+from 0 or 1 (the integrality tolerance set here), so a total above 5e8 could move a sum by 0.5
+or more, and read back, a score or bound could be off by one or more (above 2**53, doubles drop
+units altogether: a bound of 1e17 was once proven where a grid scores 1e17 + 3). The US states
+add up to 330,759,736."""
+
+
+class FloatingPointLimit(BackendError):
+    """A model whose weights are too large for a MIP solver's floating point to answer exactly."""
+
+
+def check_float_exact(model: BoolModel, solver: str) -> None:
+    """:class:`FloatingPointLimit` when a constraint's or the objective's weights add up to more
+    than :data:`FLOAT_EXACT_TOTAL`."""
+    largest = max((sum(map(abs, con.weights)) + abs(con.bound) for con in model.linear), default=0)
+    if model.objective is not None:
+        largest = max(largest, sum(map(abs, model.objective[1])))
+    if largest > FLOAT_EXACT_TOTAL:
+        raise FloatingPointLimit(
+            f"{solver} computes in floating point, exact only while the weights of a constraint or of the objective "
+            f"add up to at most {FLOAT_EXACT_TOTAL:,}; this model's add up to {largest:,}: use a SAT backend "
+            "(kissat, cadical), or smaller weights")
+
+
 def _cbc_child(model: BoolModel, time_limit: float | None, seed: int) -> Iterator[tuple]:
+    check_float_exact(model, "CBC")
     prob, xs = to_pulp(model)
     options = ["integerTolerance 1e-9", "primalTolerance 1e-9", f"randomCbcSeed {seed + 1}"]
     solver = _cbc_command(msg=False, timeLimit=time_limit, threads=1, gapRel=0, gapAbs=0.5, options=options)
@@ -199,9 +226,12 @@ def _build_highs(model: BoolModel, seed: int, deadline: float | None = None):
     """A silent single-threaded ``Highs`` holding ``model`` (binaries, rows, objective), with the
     objective's constant; or an UNSAT Result when a constraint without variables fails.
     ``deadline`` (``time.monotonic()``): :class:`~exactgrid.encode.EncodingTimeout` once it has
-    passed while the rows are added."""
+    passed while the rows are added. :class:`FloatingPointLimit` for weights too large for
+    HiGHS to answer exactly."""
     import highspy
     import numpy as np
+
+    check_float_exact(model, "HiGHS")
 
     with _banner_hidden():
         h = highspy.Highs()

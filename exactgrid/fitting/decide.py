@@ -19,6 +19,7 @@ from ..answer import DEFAULT_TIME_LIMIT, OnProgress, ProgressEvent
 from ..backends import Backend, Result, Status, get_backend
 from ..backends._child import ChildFailed
 from ..backends.base import check_result, child_result, failed
+from ..backends.ilp import FLOAT_EXACT_TOTAL
 from ..backends.portfolio import RACE_GRACE_SECONDS as _RACE_GRACE
 from ..encode import Encoding, EncodingTimeout, encode
 from ..finder import find
@@ -332,14 +333,17 @@ def _refuted_by_cores(question: Question, time_limit: float | None) -> CoreRefut
     saying what went wrong (the backend's answer stands)."""
     started = time.monotonic()
     try:
-        return refute_by_cores(question, time_limit, exact=True, relaxation=_relaxation())
+        return refute_by_cores(question, time_limit, exact=True, relaxation=_relaxation(question))
     except Exception as exc:  # noqa: BLE001 - reported in the answer, never raised
         return CoreRefutation("open", (), 0, 0, time.monotonic() - started, detail=f"counting failed: {exc}")
 
 
-def _relaxation() -> str:
+def _relaxation(question: Question) -> str:
     """How the counting loop solves its relaxation: HiGHS when installed, else the SAT backend
-    (on unary counts, about as fast on the benchmarks measured: docs/benchmarks.md, Prove)."""
+    (on unary counts, about as fast on the benchmarks measured: docs/benchmarks.md, Prove); the
+    SAT backend too when the weights are too large for HiGHS's floating point to be exact."""
+    if question.words.total + (question.min_score or 0) > FLOAT_EXACT_TOTAL:
+        return "sat"
     try:
         uncut_import("highspy")  # a Ctrl-C meanwhile is no sign that HiGHS is missing
     except ImportError:
