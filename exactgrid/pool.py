@@ -66,24 +66,31 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
     pool.shutdown(wait=True, cancel_futures=True)
 
 
-def dask_client(address: str) -> Any:
-    """A client of the Dask scheduler at ``address`` (needs ``pip install 'exactgrid[dask]'``);
-    :class:`InputError` when the package is missing or the scheduler cannot be reached."""
+CONNECT_SECONDS = 10.0
+"""How long :func:`dask_client` waits for a scheduler at most (less when a time limit says so)."""
+
+
+def dask_client(address: str, time_limit: float | None = None) -> Any:
+    """A client of the Dask scheduler at ``address`` (needs ``pip install 'exactgrid[dask]'``),
+    waiting for it :data:`CONNECT_SECONDS` at most, or ``time_limit`` seconds when fewer;
+    :class:`InputError` when the package is missing or the scheduler cannot be reached (a
+    ``tls://`` address without TLS settings, say)."""
     try:
         from distributed import Client
     except ImportError:
         raise InputError("--scheduler needs the Dask distributed package; install it with: "
                          "pip install 'exactgrid[dask]'") from None
+    wait = CONNECT_SECONDS if time_limit is None else max(0.1, min(CONNECT_SECONDS, time_limit))
     try:
-        return Client(address, timeout="10s")
-    except (OSError, TimeoutError, ValueError) as exc:
-        raise InputError(f"cannot reach the Dask scheduler at {address!r}: {exc}") from None
+        return Client(address, timeout=wait)
+    except Exception as exc:  # noqa: BLE001 - whatever distributed raises for an address it cannot use
+        raise InputError(f"cannot reach the Dask scheduler at {address!r}: {' '.join(str(exc).split())}") from None
 
 
-def dask_executor(address: str) -> tuple[Executor, Any]:
-    """An executor on the Dask scheduler at ``address``, and a function that closes the
-    connection."""
-    client = dask_client(address)
+def dask_executor(address: str, time_limit: float | None = None) -> tuple[Executor, Any]:
+    """An executor on the Dask scheduler at ``address`` (waited for as :func:`dask_client`
+    says), and a function that closes the connection."""
+    client = dask_client(address, time_limit)
     return client.get_executor(), client.close
 
 

@@ -330,3 +330,19 @@ def test_fit_many_interrupted_between_two_answers_still_gives_every_question_a_l
     assert all(line["error"] == "not answered: interrupted (Ctrl-C)" for line in lines[1:3])
     assert lines[3] == {"stopped": "interrupted (Ctrl-C)", "stopped_by": "Ctrl-C"}
     assert not multiprocessing.active_children()
+
+
+@pytest.mark.parametrize("address", ["tls://127.0.0.1:1", "ucx://127.0.0.1:1", "tcp://127.0.0.1:1"])
+def test_a_scheduler_that_cannot_be_used_is_one_error_line_within_the_time_limit(tmp_path, address):
+    # tls:// without TLS settings and ucx:// without UCX were tracebacks (TypeError, and the
+    # like); an unreachable one was waited for 10 s whatever the time limit
+    pytest.importorskip("distributed")
+    questions = tmp_path / "q.jsonl"
+    questions.write_text('{"require": ["OHIO"], "shape": "2x2"}\n')
+    for command in (["fit-many", str(questions), "--total-time-limit", "1"],
+                    ["bound", "--shape", "2x2", "--workers", "2", "--time-limit", "1"]):
+        started = time.monotonic()
+        done = CliRunner().invoke(cli, [*command, "--scheduler", address, "--json"])
+        assert done.exit_code == 2, done.output
+        assert json.loads(done.stdout)["error"].startswith(f"cannot reach the Dask scheduler at {address!r}: ")
+        assert time.monotonic() - started < 60  # a hang guard only: 1 s asked, 10 s was the old wait

@@ -214,7 +214,7 @@ def fit_many(
         total_time_limit = check_seconds(total_time_limit, "total time limit")
     close = None
     if executor is None and scheduler is not None:
-        executor, close = dask_executor(scheduler)
+        executor, close = dask_executor(scheduler, total_time_limit)
     own = executor is None
     if own:
         count = clamp_workers_warning(workers)

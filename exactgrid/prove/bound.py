@@ -372,7 +372,7 @@ def _cores_bound(question: Question, settings: _Settings, progress: _Progress, t
     workers, executor, scheduler = where
     try:
         get_backend("highs")  # BackendError naming the extra to install, when highspy is missing
-        with _workers(scheduler, executor, workers) as (pool, count):
+        with _workers(scheduler, executor, workers, time_limit) as (pool, count):
             deadline = None if time_limit is None else progress.started + time_limit
             return _BoundRun(question, replace(settings, workers=count), progress, deadline, pool).run()
     except KeyboardInterrupt as exc:  # while the workers were being found
@@ -400,12 +400,13 @@ def _with_awards(question: Question, checklist: Checklist | str | Path | None, a
 
 
 @contextmanager
-def _workers(scheduler: str | None, executor: Executor | None,
-             workers: int | None) -> Iterator[tuple[Executor | None, int]]:
+def _workers(scheduler: str | None, executor: Executor | None, workers: int | None,
+             time_limit: float | None = None) -> Iterator[tuple[Executor | None, int]]:
     """Where the worker searches run and how many searches a round gets: the Dask cluster at
-    ``scheduler`` (closed after), ``executor``, or a process pool made here (stopped after)."""
+    ``scheduler`` (closed after; waited for ``time_limit`` seconds at most), ``executor``, or a
+    process pool made here (stopped after)."""
     if scheduler is not None:
-        client = dask_client(scheduler)
+        client = dask_client(scheduler, time_limit)
         try:
             if workers is not None:
                 check_whole(workers, "workers", low=1)
