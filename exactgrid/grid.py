@@ -9,6 +9,7 @@ from functools import cached_property
 from .geometry import Board, MoveRule, parse_shape, shape_for_length
 from .inputs import InputError, ascii_upper
 from .notebook import block, letters_table, line
+from .wording import plural
 
 
 class GridError(InputError):
@@ -25,7 +26,7 @@ class Grid:
     def __post_init__(self) -> None:
         if len(self.letters) != self.board.size:
             raise GridError(
-                f"a {self.board.shape_name} grid needs {self.board.size} letters, "
+                f"a {self.board.shape_name} grid needs {plural(self.board.size, 'letter')}, "
                 f"got {len(self.letters)}"
             )
         if not re.fullmatch(r"[A-Z]*", self.letters):

@@ -154,6 +154,10 @@ def missing_backend(monkeypatch):
         (["OHIO", "OHIO:exact"], "required twice"),
         (["OHIO", "--forbid", "OH"], "both required and forbidden"),
         (["OHIO", "--shape", "3x3", "--cells", "O../..."], "3 rows of 3 cells"),
+        (["OHIO", "--shape", "1x4", "--cells", "O../."], "must be 1 row of 4 cells (a letter, '.' or [letters] each), "
+                                                            "got 2 rows of 3, 1 cells"),
+        (["OHIO", "--shape", "2x2", "--cells", "./"], "must be 2 rows of 2 cells (a letter, '.' or [letters] each), "
+                                                      "got 1 row of 1 cell"),
         (["OHIO", "--shape", "3x3", "--cells", "O1./.../..."], "is not a letter"),
         (["OHIO", "--cells", "nofile.txt"], "no such cells file"),
         (["OHIO", "--shape", "0x5"], "rows must be"),
@@ -190,9 +194,11 @@ def test_explain_names_a_minimal_conflict():
     assert "why: ILLINOIS:exact, UTAH:exact cannot hold together" in text
 
 
-@pytest.mark.parametrize(("shape", "cells", "grid_cell"), [("2x2", "../O.", 2), ("2x1", "./O", 1)])
+@pytest.mark.parametrize(("shape", "cells", "grid_cell"), [("2x2", "../O.", 2), ("2x1", "./O", 1),
+                                                        ("2x2", "../..", None), ("3x2", "../../..", None)])
 def test_inline_cells_may_start_like_a_relative_path(shape, cells, grid_cell):
-    # a first row of free cells reads './' or '../'; that is rows, not a file, when no such file exists
+    # a first row of free cells reads './' or '../'; that is rows, not a file, when no such file
+    # exists, or when it is a directory ('../..' was refused as one)
     result = run("fit", "OHIO", "--shape", shape, "--budget", "2", "--cells", cells, "--json")
     assert result.exit_code == 0, result.output
-    assert json.loads(result.stdout)["grid"][grid_cell] == "O"
+    assert grid_cell is None or json.loads(result.stdout)["grid"][grid_cell] == "O"

@@ -89,6 +89,11 @@ def test_rows_agreeing_with_the_shape_are_read_as_given():
     assert parse_grid("/THOA/INES/\n\nTHOA/INES\n").rows() == ["THOA", "INES", "THOA", "INES"]
 
 
+def test_a_grid_of_the_wrong_length_says_how_many_letters_its_shape_needs():
+    with pytest.raises(InputError, match="a 1x1 grid needs 1 letter, got 9"):
+        parse_grid("thoainesl", shape="1x1")
+
+
 @pytest.mark.parametrize("text", ["a//b", "ab/ /cd", "ab/cd\nef//gh"])
 def test_an_empty_row_between_slashes_is_refused(text):
     with pytest.raises(InputError, match="has an empty row"):

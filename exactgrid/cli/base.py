@@ -270,10 +270,10 @@ def read_cells(text: str | None) -> str | None:
     """--cells: a file holding rows like ``P.NN.``, or the rows inline (``P.NN./...../...``)."""
     if text is None:
         return None
-    if os.path.lexists(text):
+    rows_alike = re.fullmatch(r"[A-Z.?_\[\]/\s]+", text) is not None
+    if os.path.lexists(text) and not (rows_alike and os.path.isdir(text)):  # '../..' is two rows of free cells
         return read_text_file(text, "cells file")
-    if re.search(r"[/\n]", text) and (not text.startswith(("/", "./", "../", "~"))
-                                      or re.fullmatch(r"[A-Z.?_\[\]/\s]+", text)):
+    if re.search(r"[/\n]", text) and (not text.startswith(("/", "./", "../", "~")) or rows_alike):
         return text  # rows inline (one row: 'P.NN./'; '../A.' too); parse_cell_letters checks them
     raise InputError(f"no such cells file {text!r} (give a file, or rows inline like P.NN./...../.....)")
 

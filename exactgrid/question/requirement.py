@@ -219,10 +219,11 @@ def parse_cell_letters(text: str, board: Board) -> dict[int, str]:
                 raise SpecError(f"cells: {token!r} at row {r + 1}, column {c + 1} is not a letter, '.' or [letters]")
             choices[r, c] = letters
     if len(rows) != board.rows or any(len(r) != board.cols for r in rows):
-        raise SpecError(
-            f"cells must be {board.rows} rows of {board.cols} cells (a letter, '.' or [letters] each), "
-            f"got {plural(len(rows), 'row')} of {', '.join(str(len(r)) for r in rows)} cells"
-        )
+        widths = [len(r) for r in rows]
+        got = ("no rows" if not rows else f"{plural(len(rows), 'row')} of {plural(widths[0], 'cell')}"
+               if len(set(widths)) == 1 else f"{plural(len(rows), 'row')} of {', '.join(map(str, widths))} cells")
+        raise SpecError(f"cells must be {plural(board.rows, 'row')} of {plural(board.cols, 'cell')} "
+                        f"(a letter, '.' or [letters] each), got {got}")
     return {board.cell(r, c): "".join(sorted(set(letters))) for (r, c), letters in choices.items()}
 
 
