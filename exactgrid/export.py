@@ -20,6 +20,7 @@ from typing import TextIO
 
 from .cnf import compile_cnf
 from .ilp_model import to_pulp
+from .inputs import no_stuck_fifo
 from .model import BoolModel
 
 
@@ -31,7 +32,7 @@ def _names(model: BoolModel, out: TextIO) -> None:
 def write_dimacs(model: BoolModel, path: str | Path) -> int:
     """Write the model (without its objective) as DIMACS CNF; return the number of clauses."""
     compiled = compile_cnf(model)
-    with open(path, "w", encoding="ascii") as out:
+    with no_stuck_fifo(path), open(path, "w", encoding="ascii") as out:
         out.write(f"c exactgrid model: {model.num_vars} model variables, {compiled.top} in all\n")
         _names(model, out)
         out.write(f"p cnf {compiled.top} {len(compiled.clauses)}\n")
@@ -53,7 +54,7 @@ def write_wcnf(model: BoolModel, path: str | Path) -> int:
                 soft.append((weight, lit))
             elif weight < 0:
                 soft.append((-weight, -lit))
-    with open(path, "w", encoding="ascii") as out:
+    with no_stuck_fifo(path), open(path, "w", encoding="ascii") as out:
         out.write(f"c exactgrid model: {model.num_vars} model variables, {compiled.top} in all\n")
         _names(model, out)
         for clause in compiled.clauses:
@@ -66,7 +67,8 @@ def write_wcnf(model: BoolModel, path: str | Path) -> int:
 def write_lp(model: BoolModel, path: str | Path) -> None:
     """Write the model as a CPLEX LP file (through PuLP)."""
     problem, _ = to_pulp(model)
-    problem.writeLP(str(path))
+    with no_stuck_fifo(path):
+        problem.writeLP(str(path))
 
 
 def write_mps(model: BoolModel, path: str | Path) -> None:
@@ -74,4 +76,5 @@ def write_mps(model: BoolModel, path: str | Path) -> None:
     problem, _ = to_pulp(model)
     # an OBJSENSE MAX section, not PuLP's default "*SENSE" comment, which readers ignore
     # (and then minimise the objective)
-    problem.writeMPS(str(path), with_objsense=True)
+    with no_stuck_fifo(path):
+        problem.writeMPS(str(path), with_objsense=True)

@@ -9,12 +9,15 @@ exactgrid, so every layer can use it.
 
 from __future__ import annotations
 
+import errno
 import math
 import os
+import stat
 import sys
 import tomllib
 import warnings
 from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any, BinaryIO, TypeVar
 
 from .wording import plural
@@ -55,6 +58,28 @@ def read_text_file(path: str | os.PathLike[str], what: str) -> str:
     except OSError as exc:
         raise InputError(f"{what} {name!r}: cannot read it ({exc.strerror or exc})") from None
     return decode_text(data, what, name)
+
+
+@contextmanager
+def no_stuck_fifo(path: str | os.PathLike[str]) -> Iterator[None]:
+    """Around the writing of ``path``: InputError at once when it is a FIFO that no process
+    reads (opening it to write would wait forever, past any time limit). A FIFO with a reader
+    (``>(gzip > m.cnf.gz)``) is held open for writing meanwhile, so that the reader, which
+    this look must not leave with an end of file, waits for the writing proper."""
+    descriptor = None
+    try:
+        if stat.S_ISFIFO(os.stat(path).st_mode):
+            descriptor = os.open(path, os.O_WRONLY | os.O_NONBLOCK)
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:  # a FIFO, and no reader at its other end
+            raise InputError(f"cannot write {str(path)!r}: it is a FIFO that nothing reads, and writing to it "
+                             "would wait forever") from None
+        # anything else (no such file yet) is for the writing itself
+    try:
+        yield
+    finally:
+        if descriptor is not None:
+            os.close(descriptor)
 
 
 def read_text_stream(stream: BinaryIO | None, what: str, name: str = "standard input") -> str:

@@ -416,3 +416,25 @@ def test_word_lists_with_old_mac_line_ends_or_a_line_too_long_for_csv(tmp_path):
     words.write_text("OHIO\n" + "A" * 200_000 + "\n")
     assert_one_line_error(run("score", "ohiowa", "--shape", "2x3", "--words", words),
                           "cr.txt:2: cannot read it as CSV (field larger than field limit (131072))")
+
+
+def test_a_fifo_nothing_reads_is_refused_and_one_with_a_reader_is_written(tmp_path):
+    fifo = tmp_path / "model.cnf"
+    os.mkfifo(fifo)
+    # nothing reads it: writing would have waited forever, past the time limit
+    done = subprocess.run([sys.executable, "-m", "exactgrid", "fit", "OHIO", "--shape", "2x2", "--write-cnf",
+                           str(fifo), "--time-limit", "5"], capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 2
+    assert done.stderr == f"Error: cannot write {str(fifo)!r}: it is a FIFO that nothing reads, and writing to it " \
+                          "would wait forever\n"
+    # a reader (as '>(gzip > model.cnf.gz)' gives), here this process, opened before: the model (a
+    # few kB, within the pipe's buffer) is written, and the look before does not end the reading
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        done = subprocess.run([sys.executable, "-m", "exactgrid", "fit", "OHIO", "--shape", "2x2", "--write-cnf",
+                               str(fifo), "--time-limit", "5"], capture_output=True, text=True, timeout=120,
+                              check=False)
+        text = os.read(reader, 1 << 16).decode()
+    finally:
+        os.close(reader)
+    assert done.returncode == 0 and text.startswith("c exactgrid model:") and "\np cnf " in text

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from ..inputs import InputError
+from ..inputs import InputError, no_stuck_fifo
 from ..wording import plural
 from .picture import Panel, Picture, TileMap, picture_of
 
@@ -410,7 +410,7 @@ def save_figure(fig: Figure, path: Target, format: str | None = None, dpi: int =
     metadata: dict[str, Any] = {"svg": {"Date": None, "Creator": creator},
                                 "pdf": {"CreationDate": None, "ModDate": None, "Creator": creator},
                                 "png": {"Software": creator}}[chosen]
-    with _style():
+    with _style(), no_stuck_fifo(target) if isinstance(target, Path) else contextlib.nullcontext():
         try:
             fig.savefig(target, format=chosen, dpi=dpi, metadata=metadata, facecolor="white")
         except OSError as exc:
