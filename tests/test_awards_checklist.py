@@ -181,6 +181,10 @@ def test_custom_checklist():
         ("[[items]]\nkey='A'\nchain={from='NY', to='CA', water=1}", r"chain water must be true or false"),
         ("[[items]]\nkey='A'\nmin_states=1\n[[items]]\nkey='a'\nmin_states=2", r"item key 'a' is used twice"),
         ("items = [1]", r"each entry of items must be a table"),
+        # shown in tables and SVG pictures (where U+0001 is not even well-formed XML)
+        ('[[items]]\nkey="A\\u0001B"\nmin_states=1', r"item 1 key holds a control character \(U\+0001\)"),
+        ('[[items]]\nkey="A"\ntitle="a\\nb"\nmin_states=1', r"item 1 \(A\) title holds a control char.* \(U\+000A\)"),
+        ('name="x\\ty"\n[[items]]\nkey="A"\nmin_states=1', r"bad.toml: name holds a control character \(U\+0009\)"),
     ],
 )
 def test_checklist_errors_are_one_line(text, message):

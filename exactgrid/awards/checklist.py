@@ -16,6 +16,7 @@ bundled as ``exactgrid/data/awards.toml`` and read by :func:`default_checklist`)
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache
@@ -301,12 +302,24 @@ def _whole(value: Any, where: str, what: str) -> int:
     return value
 
 
+def _shown_text(text: str, where: str, what: str) -> str:
+    """``text`` when it holds no control character (a tab, a newline, U+0001...) and no lone
+    surrogate: output shows it (tables, SVG pictures, where such characters are not even
+    well-formed XML); ChecklistError otherwise."""
+    odd = sorted({ch for ch in text if unicodedata.category(ch) in ("Cc", "Cs")})
+    if odd:
+        raise ChecklistError(f"{where} {what} holds a control character ({', '.join(f'U+{ord(ch):04X}' for ch in odd)})"
+                             "; give it printable text")
+    return text
+
+
 def _item(raw: Any, index: int, source: str) -> Item:
     if not isinstance(raw, dict):
         raise ChecklistError(f"{_where(source, index)} each entry of items must be a table, got {raw!r}")
     key = raw.get("key")
     if not isinstance(key, str) or not key.strip():
         raise ChecklistError(f"{_where(source, index)} needs key = \"...\" (a non-empty string)")
+    _shown_text(key, _where(source, index), "key")
     where = _where(source, index, key)
     unknown = sorted(set(raw) - _ITEM_KEYS)
     if unknown:
@@ -316,6 +329,7 @@ def _item(raw: Any, index: int, source: str) -> Item:
     title = raw.get("title", key)
     if not isinstance(title, str):
         raise ChecklistError(f"{where} title must be a string, got {title!r}")
+    _shown_text(title, where, "title")
     kinds = [k for k in ITEM_KINDS if k in raw]
     if len(kinds) != 1:
         raise ChecklistError(
@@ -362,6 +376,7 @@ def checklist_from_dict(data: Mapping[str, Any], source: str = "<checklist>") ->
     name = data.get("name", Path(source).stem if source and not source.startswith("<") else "checklist")
     if not isinstance(name, str):
         raise ChecklistError(f"{source}: name must be a string, got {name!r}")
+    _shown_text(name, f"{source}:", "name")
     raw_items = data.get("items")
     if not isinstance(raw_items, list) or not raw_items:
         raise ChecklistError(f"{source}: needs at least one [[items]] table")
