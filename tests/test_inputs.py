@@ -138,6 +138,7 @@ def test_files_that_are_not_text_files(tmp_path):
         ('require = ["OHIO"]\nbudget = true', "budget must be a whole number"),
         ('require = ["OHIO"]\nbudget = 1e9', "budget must be a whole number"),
         ('require = ["OHIO"]\nbudget = 40', "from 0 to 13"),
+        ('require = ["OHIO"]\nwords = " "', "words names no list: give 'us-states' or 'enable' or a file, got ' '"),
         ('require = ["OHIO"]\nshape = 5', "shape must be a string"),
         ('require = ["OHIO"]\nmoves = ["king"]', "moves must be a string"),
         ('require = [1, 2]', "require must be a string or a list of strings"),

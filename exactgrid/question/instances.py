@@ -110,6 +110,9 @@ def _arguments(data: Mapping[str, Any], directory: Path | None) -> dict[str, Any
             arguments[name] = check_text(data[key], key)
     if "words" in data:
         name = check_text(data["words"], "words")
+        if not name.strip():
+            raise SpecError(f"words names no list: give {' or '.join(map(repr, BUILTIN_LISTS))} or a file, "
+                            f"got {name!r}")
         if name.lower() not in BUILTIN_LISTS and directory is not None:
             name = str(directory / name)
         arguments["words"] = name
