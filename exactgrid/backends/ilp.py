@@ -135,6 +135,10 @@ class Cbc(Backend):
             return None
         return f"PuLP {pulp.__version__} bundled CBC"
 
+    def _solve(self, model: BoolModel, time_limit: float | None, seed: int) -> Result:
+        check_float_exact(model, "CBC")  # in this process first: one plain line, no child started
+        return super()._solve(model, time_limit, seed)
+
     def child_call(self, model: BoolModel, time_limit: float | None, seed: int) -> ChildCall:
         """PuLP and CBC in a child process (killed at the limit if CBC overruns its timeLimit)."""
         return _cbc_child, (model, time_limit, seed)
@@ -184,6 +188,10 @@ class Highs(Backend):
             return f"HiGHS {version('highspy')}"
         except PackageNotFoundError:
             return None
+
+    def _solve(self, model: BoolModel, time_limit: float | None, seed: int) -> Result:
+        check_float_exact(model, "HiGHS")  # in this process first: one plain line, no child started
+        return super()._solve(model, time_limit, seed)
 
     def child_call(self, model: BoolModel, time_limit: float | None, seed: int) -> ChildCall:
         """HiGHS in a child process, killed on Ctrl-C or SIGTERM at once: in-process, HiGHS
