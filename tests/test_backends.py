@@ -253,8 +253,8 @@ def test_mip_solvers_refuse_weights_their_floating_point_cannot_hold_exactly(tmp
 
     model = BoolModel()
     x, y = model.new_var(), model.new_var()
-    model.add_linear([x, y], [FLOAT_EXACT_TOTAL - 1, 1], ">=", 0)
-    check_float_exact(model, "HiGHS")  # at the limit: fine
+    model.add_linear([x, y], [FLOAT_EXACT_TOTAL - 1, 1], ">=", 2**53)
+    check_float_exact(model, "HiGHS")  # at the limits: fine (a score to reach is no weight)
     model.maximise([x, y], [FLOAT_EXACT_TOTAL, 1])
     with pytest.raises(FloatingPointLimit, match="add up to 500,000,001"):
         check_float_exact(model, "HiGHS")
@@ -272,3 +272,7 @@ def test_mip_solvers_refuse_weights_their_floating_point_cannot_hold_exactly(tmp
         assert refused.exit_code == 2 and "computes in floating point" in json.loads(refused.stdout)["error"]
     fits = json.loads(run(cli, ask).stdout)  # the default backend, SAT, with the counting loop on SAT too
     assert fits["outcome"] == "fits" and score(parse_grid(fits["grid"]), read_word_list(words)).total >= best
+    # the states (330,759,736) with the 200M award's score to reach: HiGHS still takes it
+    # (a first version added the 200,000,000 to the weights and refused it)
+    award = run(cli, ["bound", "--shape", "3x3", "--award", "200M", "--time-limit", "600", "--json"])
+    assert award.exit_code == 1 and json.loads(award.stdout)["status"] == "refuted"  # 3x3 holds no 200M

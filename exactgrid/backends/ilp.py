@@ -38,12 +38,12 @@ def _cbc_command(**options):
 
 
 FLOAT_EXACT_TOTAL = 500_000_000
-"""The most that the weights of one constraint (with its bound) or of the objective may add up
-to for HiGHS or CBC to answer exactly. They compute in floating point: a binary may sit 1e-9
-from 0 or 1 (the integrality tolerance set here), so a total above 5e8 could move a sum by 0.5
+"""The most that the weights of one constraint or of the objective may add up to for HiGHS or
+CBC to answer exactly. They compute in floating point: a binary may sit 1e-9 from 0 or 1 (the
+integrality tolerance set here), so weights adding up to more than 5e8 could move a sum by 0.5
 or more, and read back, a score or bound could be off by one or more (above 2**53, doubles drop
 units altogether: a bound of 1e17 was once proven where a grid scores 1e17 + 3). The US states
-add up to 330,759,736."""
+add up to 330,759,736. A constraint's bound (a score to reach) is exact up to 2**53."""
 
 
 class FloatingPointLimit(BackendError):
@@ -52,10 +52,14 @@ class FloatingPointLimit(BackendError):
 
 def check_float_exact(model: BoolModel, solver: str) -> None:
     """:class:`FloatingPointLimit` when a constraint's or the objective's weights add up to more
-    than :data:`FLOAT_EXACT_TOTAL`."""
-    largest = max((sum(map(abs, con.weights)) + abs(con.bound) for con in model.linear), default=0)
+    than :data:`FLOAT_EXACT_TOTAL`, or a constraint's bound is beyond 2**53."""
+    largest = max((sum(map(abs, con.weights)) for con in model.linear), default=0)
     if model.objective is not None:
         largest = max(largest, sum(map(abs, model.objective[1])))
+    bound = max((abs(con.bound) for con in model.linear), default=0)
+    if bound > 2**53:
+        raise FloatingPointLimit(f"{solver} computes in floating point, which holds whole numbers exactly up to 2**53; "
+                                 f"this model has a bound of {bound:,}: use a SAT backend (kissat, cadical)")
     if largest > FLOAT_EXACT_TOTAL:
         raise FloatingPointLimit(
             f"{solver} computes in floating point, exact only while the weights of a constraint or of the objective "

@@ -342,7 +342,7 @@ def _relaxation(question: Question) -> str:
     """How the counting loop solves its relaxation: HiGHS when installed, else the SAT backend
     (on unary counts, about as fast on the benchmarks measured: docs/benchmarks.md, Prove); the
     SAT backend too when the weights are too large for HiGHS's floating point to be exact."""
-    if question.words.total + (question.min_score or 0) > FLOAT_EXACT_TOTAL:
+    if question.words.total > FLOAT_EXACT_TOTAL:
         return "sat"
     try:
         uncut_import("highspy")  # a Ctrl-C meanwhile is no sign that HiGHS is missing
