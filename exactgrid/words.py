@@ -201,7 +201,8 @@ def _is_header(weight_text: str) -> bool:
 def _csv_rows(text: str, delimiter: str, source: str) -> Iterator[tuple[int, list[str]]]:
     """The rows of a word list's text with their line numbers; line ends may be ``\\n``,
     ``\\r\\n`` or ``\\r``. What the CSV reader refuses (a field of more than 131,072
-    characters, a quote left open) is an InputError naming the line."""
+    characters) is an InputError naming the line. (A quote left open runs on to the next
+    quote, as CSV has it; the word it makes is then checked like any other.)"""
     reader = csv.reader(io.StringIO(text, newline=None), delimiter=delimiter)
     while True:
         try:

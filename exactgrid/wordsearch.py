@@ -185,10 +185,12 @@ def trie_for(words: WordList, min_length: int = 1, max_length: int | None = None
     key = (words, min_length, max_length)
     with _tries_lock:
         trie = _tries.pop(key, None)
-    if trie is None:
-        trie = Trie.from_words(words, min_length, max_length, words.name, deadline)
+        if trie is not None:
+            _tries[key] = trie  # the last used last
+            return trie
+    trie = Trie.from_words(words, min_length, max_length, words.name, deadline)  # outside the lock: seconds
     with _tries_lock:
-        _tries[key] = trie  # the last used last
+        _tries[key] = trie
         while len(_tries) > TRIES_KEPT:
             del _tries[next(iter(_tries))]
     return trie

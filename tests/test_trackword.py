@@ -322,3 +322,9 @@ def test_reading_and_indexing_a_long_list_count_against_the_time_limit(tmp_path)
     built = build_grid("retrieves", str(path), time_limit=0)
     assert built.answer is None and built.outcome == "unknown"
     assert "time limit ran out before any grid" in built.how
+
+
+def test_no_list_is_the_us_states_as_for_word_list():
+    # words=None reads the US states (exactgrid.data.word_list); the time limit's reading kept that
+    answer = list_words("thoainesl", None, path_rule="walk", min_length=4, budget=0)
+    assert "OHIO" in [hit.word for hit in answer.words] and answer.list_name == "US states"

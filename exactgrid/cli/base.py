@@ -270,7 +270,7 @@ def read_cells(text: str | None) -> str | None:
     """--cells: a file holding rows like ``P.NN.``, or the rows inline (``P.NN./...../...``)."""
     if text is None:
         return None
-    rows_alike = re.fullmatch(r"[A-Z.?_\[\]/\s]+", text) is not None
+    rows_alike = re.fullmatch(r"[A-Z.?_\[\]/\s]+", text) is not None and re.search(r"[/\n]", text) is not None
     if os.path.lexists(text) and not (rows_alike and os.path.isdir(text)):  # '../..' is two rows of free cells
         return read_text_file(text, "cells file")
     if re.search(r"[/\n]", text) and (not text.startswith(("/", "./", "../", "~")) or rows_alike):

@@ -264,11 +264,14 @@ def list_words(grid: Grid | str, words: str | WordList = DEFAULT_WORDS, path_rul
                            budget, stopped_by, timed_out)
 
 
-def _list_name(words: str | WordList) -> str:
-    """What an answer calls a word list before it is read: its name, or its file's name."""
+def _list_name(words: str | WordList | None) -> str:
+    """What an answer calls a word list before it is read: its name, or its file's name
+    (None is the US states, as for :func:`~exactgrid.data.word_list`)."""
     if isinstance(words, WordList):
         return words.name
-    return str(words).lower() if str(words).lower() in BUILTIN_LISTS else Path(words).name
+    if words is None or str(words).lower() in BUILTIN_LISTS:
+        return "us-states" if words is None else str(words).lower()
+    return Path(str(words)).name
 
 
 @dataclass
