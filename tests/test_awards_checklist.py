@@ -185,6 +185,7 @@ def test_custom_checklist():
         ('[[items]]\nkey="A\\u0001B"\nmin_states=1', r"item 1 key holds a control character \(U\+0001\)"),
         ('[[items]]\nkey="A"\ntitle="a\\nb"\nmin_states=1', r"item 1 \(A\) title holds a control char.* \(U\+000A\)"),
         ('name="x\\ty"\n[[items]]\nkey="A"\nmin_states=1', r"bad.toml: name holds a control character \(U\+0009\)"),
+        ('[[items]]\nkey="A\\uFFFF"\nmin_states=1', r"item 1 key holds a control character \(U\+FFFF\)"),
     ],
 )
 def test_checklist_errors_are_one_line(text, message):

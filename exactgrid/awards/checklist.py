@@ -303,10 +303,10 @@ def _whole(value: Any, where: str, what: str) -> int:
 
 
 def _shown_text(text: str, where: str, what: str) -> str:
-    """``text`` when it holds no control character (a tab, a newline, U+0001...) and no lone
-    surrogate: output shows it (tables, SVG pictures, where such characters are not even
-    well-formed XML); ChecklistError otherwise."""
-    odd = sorted({ch for ch in text if unicodedata.category(ch) in ("Cc", "Cs")})
+    """``text`` when it holds no control character (a tab, a newline, U+0001...), no lone
+    surrogate and neither U+FFFE nor U+FFFF: output shows it (tables, SVG pictures, where such
+    characters are not even well-formed XML); ChecklistError otherwise."""
+    odd = sorted({ch for ch in text if unicodedata.category(ch) in ("Cc", "Cs") or ch in "\ufffe\uffff"})
     if odd:
         raise ChecklistError(f"{where} {what} holds a control character ({', '.join(f'U+{ord(ch):04X}' for ch in odd)})"
                              "; give it printable text")

@@ -85,6 +85,8 @@ def _solve_in_child(model: BoolModel, time_limit: float | None, seed: int, worke
         return
     true_vars = frozenset(v for v, x in variables.items() if solver.boolean_value(x))
     bound = int(solver.best_objective_bound + 1e-6) if model.objective is not None else None
+    if bound is not None and abs(bound) > 2**53:  # CP-SAT gives it as a double: it may lie below the true bound
+        bound = None
     yield ("done", name, true_vars, bound)
 
 
