@@ -397,6 +397,19 @@ def score(*args):
 exactgrid.api.score = score
 """
 
+AN_ODD_OS_ERROR = """
+import exactgrid.api
+def score(*args):
+    raise ConnectionResetError(104, "Connection reset by peer")
+exactgrid.api.score = score
+"""
+
+
+def test_an_os_error_that_is_no_refusal_of_the_system_is_taken_for_a_bug():
+    done = _cli_with(AN_ODD_OS_ERROR, "score", "thoainesl")
+    assert done.returncode == 4 and "Traceback" in done.stderr
+    assert "failed unexpectedly, with no answer (Connection reset by peer [Errno 104])" in done.stderr
+
 
 @pytest.mark.parametrize("as_json", [False, True])
 def test_a_bug_shows_its_traceback_and_exits_4_not_1(as_json):

@@ -14,6 +14,7 @@ JSON printing and the reading of GRID and ``--cells`` arguments.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
@@ -92,9 +93,19 @@ def one_line_errors(as_json: bool) -> Iterator[None]:
     except InputError as exc:
         raise BadInput(str(exc), as_json) from None
     except OSError as exc:
-        if writes_the_answer(exc):
-            raise
+        if writes_the_answer(exc) or exc.errno not in SYSTEM_REFUSALS:
+            raise  # the answer's own writing (cli.main reports it), or a bug's: exit 4 with its traceback
         raise BadInput(f"the system refused what the command needed: {system_error_text(exc)}", as_json) from None
+
+
+SYSTEM_REFUSALS = frozenset({
+    errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.EAGAIN, errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO,
+    errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOENT, errno.ENOTDIR, errno.EISDIR, errno.ENAMETOOLONG,
+    errno.ELOOP, errno.ETXTBSY,
+})
+"""Operating-system errors that say the machine or a path refused (no descriptor or memory left,
+a full disk, no permission, no such directory): one ``Error:`` line, exit 2. Any other OSError
+(a connection reset, a timeout, none at all) is taken for a bug: its traceback, exit 4."""
 
 
 def writes_the_answer(exc: OSError) -> bool:
