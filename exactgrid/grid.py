@@ -63,11 +63,9 @@ class Grid:
                                                       f"{self.board.moves_text})"))
 
 
-def _check_no_empty_row(text: str) -> None:
-    """Refuse two ``/`` with no letters between them: a row left out, not a row to skip.
-
-    Blank lines between rows, and a ``/`` at either end, are fine.
-    """
+def empty_row_line(text: str) -> str | None:
+    """The first line of ``text`` with two ``/`` and nothing between them (a row left out, not a
+    row to skip), or None. Blank lines between rows, and a ``/`` at either end, are fine."""
     for line_text in text.splitlines():
         rows = line_text.split("/")
         while rows and not rows[0].strip():
@@ -75,7 +73,8 @@ def _check_no_empty_row(text: str) -> None:
         while rows and not rows[-1].strip():
             rows.pop()
         if any(not row.strip() for row in rows):
-            raise GridError(f"the grid {line_text.strip()!r} has an empty row: two '/' with no letters between them")
+            return line_text.strip()
+    return None
 
 
 def parse_grid(
@@ -96,7 +95,9 @@ def parse_grid(
     """
     if board is not None and shape is not None:
         raise GridError("give a board or a shape, not both")
-    _check_no_empty_row(text)
+    empty = empty_row_line(text)
+    if empty is not None:
+        raise GridError(f"the grid {empty!r} has an empty row: two '/' with no letters between them")
     rows_given = [r for r in re.split(r"[/\n]", text.strip()) if r.strip()]
     letters = ascii_upper(re.sub(r"[\s/]", "", text), "grid")
     if not letters:

@@ -155,6 +155,7 @@ def missing_backend(monkeypatch):
         (["OHIO", "--forbid", "OH"], "both required and forbidden"),
         (["OHIO", "--shape", "3x3", "--cells", "O../..."], "3 rows of 3 cells"),
         (["OHIO", "--shape", "2x2", "--cells", ".."], "cells file '..' is a directory, not a file"),
+        (["OHIO", "--shape", "2x3", "--cells", "O..//..."], "the cells 'O..//...' have an empty row"),
         (["OHIO", "--shape", "1x4", "--cells", "O../."], "must be 1 row of 4 cells (a letter, '.' or [letters] each), "
                                                             "got 2 rows of 3, 1 cells"),
         (["OHIO", "--shape", "2x2", "--cells", "./"], "must be 2 rows of 2 cells (a letter, '.' or [letters] each), "

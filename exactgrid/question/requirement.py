@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from ..geometry import Board
+from ..grid import empty_row_line
 from ..inputs import (
     InputError,
     ascii_upper,
@@ -207,6 +208,10 @@ def parse_cell_letters(text: str, board: Board) -> dict[int, str]:
     >>> parse_cell_letters("A[CB]./.../[Z]..", Board(3, 3))
     {0: 'A', 1: 'BC', 6: 'Z'}
     """
+    empty = empty_row_line(text)
+    if empty is not None:
+        raise SpecError(f"the cells {empty!r} have an empty row: two '/' with nothing between them "
+                        "(a row of free cells is '.....')")
     rows = [CELL_TOKEN.findall(re.sub(r"\s", "", r)) for r in re.split(r"[/\n]", ascii_upper(text, "cells"))
             if r.strip()]
     choices = {}
