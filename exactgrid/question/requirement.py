@@ -211,7 +211,7 @@ def parse_cell_letters(text: str, board: Board) -> dict[int, str]:
     empty = empty_row_line(text)
     if empty is not None:
         raise SpecError(f"the cells {empty!r} have an empty row: two '/' with nothing between them "
-                        "(a row of free cells is '.....')")
+                        "(a free cell is '.')")
     rows = [CELL_TOKEN.findall(re.sub(r"\s", "", r)) for r in re.split(r"[/\n]", ascii_upper(text, "cells"))
             if r.strip()]
     choices = {}
