@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
 
-from .inputs import InputError
+from .inputs import InputError, digits_value
 
 MoveRule = Literal["king", "rook", "custom"]
 MOVE_RULES: tuple[MoveRule, ...] = ("king", "rook")
@@ -537,9 +537,10 @@ def parse_shape(text: str) -> tuple[int, int]:
     match = re.fullmatch(r"\s*([0-9]+)\s*[xX×]\s*([0-9]+)\s*", text)
     if not match:
         raise ShapeError(f"shape must look like 5x5, got {text!r}")
-    if max(len(match[1].lstrip("0")), len(match[2].lstrip("0"))) > 4:  # int() of thousands of digits fails
-        raise ShapeError(f"a board has 1 to {MAX_SIDE} rows and columns, got {text.strip()[:40]!r}"
-                         + ("..." if len(text.strip()) > 40 else ""))
-    rows, cols = int(match[1]), int(match[2])
+    try:  # not int(): it fails on thousands of digits
+        rows = digits_value(match[1], "the number of rows", MAX_SIDE)
+        cols = digits_value(match[2], "the number of columns", MAX_SIDE)
+    except InputError as err:
+        raise ShapeError(str(err)) from None
     Board(rows, cols)  # validates
     return rows, cols

@@ -355,7 +355,8 @@ def test_a_number_json_cannot_hold_is_an_error_for_that_line(tmp_path):
     assert_one_line_error(run("score", "thoainesl", "--words", words),
                           "big.csv:1: the weight of OHIO 999999999999... (5,000 digits) is too large")
     words.write_text("OHIO," + "0" * 40 + "5\n")  # leading zeros are no size
-    assert_one_line_error(run("score", "thoainesl", "--shape", "3x" + "9" * 5000), "a board has 1 to 32 rows")
+    assert_one_line_error(run("score", "thoainesl", "--shape", "3x" + "9" * 5000),
+                          "the number of columns 999999999999... (5,000 digits) is too large (at most 32)")
     assert_one_line_error(run("fit", "OHIO:" + "1" * 5000, "--shape", "3x3"),
                           "the position 111111111111... (5,000 digits) is too large")
     assert json.loads(run("score", "thoainesl", "--words", words, "--json").stdout)["total"] == 5

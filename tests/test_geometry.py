@@ -76,6 +76,8 @@ def test_bad_shapes():
         shape_for_length(24)
     with pytest.raises(ShapeError):
         parse_shape("5by5")
+    with pytest.raises(ShapeError, match=r"the number of rows 99 is too large \(at most 32\)"):
+        parse_shape("99x5")
     assert parse_shape("2x3") == (2, 3)
 
 

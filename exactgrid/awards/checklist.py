@@ -302,15 +302,14 @@ def _whole(value: Any, where: str, what: str) -> int:
     return value
 
 
-def _shown_text(text: str, where: str, what: str) -> str:
-    """``text`` when it holds no control character (a tab, a newline, U+0001...), no lone
-    surrogate and neither U+FFFE nor U+FFFF: output shows it (tables, SVG pictures, where such
-    characters are not even well-formed XML); ChecklistError otherwise."""
+def _check_shown_text(text: str, where: str, what: str) -> None:
+    """ChecklistError when ``text`` holds a control character (a tab, a newline, U+0001...), a
+    lone surrogate, U+FFFE or U+FFFF: output shows it (tables, SVG pictures, where such
+    characters are not even well-formed XML)."""
     odd = sorted({ch for ch in text if unicodedata.category(ch) in ("Cc", "Cs") or ch in "\ufffe\uffff"})
     if odd:
         raise ChecklistError(f"{where} {what} holds a control character ({', '.join(f'U+{ord(ch):04X}' for ch in odd)})"
                              "; give it printable text")
-    return text
 
 
 def _item(raw: Any, index: int, source: str) -> Item:
@@ -319,7 +318,7 @@ def _item(raw: Any, index: int, source: str) -> Item:
     key = raw.get("key")
     if not isinstance(key, str) or not key.strip():
         raise ChecklistError(f"{_where(source, index)} needs key = \"...\" (a non-empty string)")
-    _shown_text(key, _where(source, index), "key")
+    _check_shown_text(key, _where(source, index), "key")
     where = _where(source, index, key)
     unknown = sorted(set(raw) - _ITEM_KEYS)
     if unknown:
@@ -329,7 +328,7 @@ def _item(raw: Any, index: int, source: str) -> Item:
     title = raw.get("title", key)
     if not isinstance(title, str):
         raise ChecklistError(f"{where} title must be a string, got {title!r}")
-    _shown_text(title, where, "title")
+    _check_shown_text(title, where, "title")
     kinds = [k for k in ITEM_KINDS if k in raw]
     if len(kinds) != 1:
         raise ChecklistError(
@@ -376,7 +375,7 @@ def checklist_from_dict(data: Mapping[str, Any], source: str = "<checklist>") ->
     name = data.get("name", Path(source).stem if source and not source.startswith("<") else "checklist")
     if not isinstance(name, str):
         raise ChecklistError(f"{source}: name must be a string, got {name!r}")
-    _shown_text(name, f"{source}:", "name")
+    _check_shown_text(name, f"{source}:", "name")
     raw_items = data.get("items")
     if not isinstance(raw_items, list) or not raw_items:
         raise ChecklistError(f"{source}: needs at least one [[items]] table")

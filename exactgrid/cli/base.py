@@ -76,8 +76,8 @@ def wants_json(args: list[str], group: click.Group | None = None) -> bool:
 
 @contextmanager
 def one_line_errors(as_json: bool) -> Iterator[None]:
-    """Usage errors, library input errors (:class:`~exactgrid.inputs.InputError`) and
-    operating-system errors (``OSError``, but for the answer's own writing, which
+    """Usage errors, library input errors (:class:`~exactgrid.inputs.InputError`) and the
+    operating system's refusals (:data:`SYSTEM_REFUSALS`; not the answer's own writing, which
     :func:`exactgrid.cli.main` reports) raised inside become :class:`BadInput`: one line, or
     a JSON object under ``--json``."""
     try:

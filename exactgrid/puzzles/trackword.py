@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from ..answer import DEFAULT_TIME_LIMIT, Answer, OnProgress, Outcome
-from ..data import BUILTIN_LISTS, word_list
+from ..data import word_list
 from ..geometry import Board, MoveRule, PathRule, parse_shape, path_rule_text
 from ..grid import Grid, parse_grid
 from ..inputs import InputError, ascii_upper, check_seconds, check_whole
@@ -244,12 +244,11 @@ def list_words(grid: Grid | str, words: str | WordList = DEFAULT_WORDS, path_rul
     if not isinstance(board_grid, Grid):
         raise InputError(f"a grid must be a Grid or its letters as text, got {grid!r}")
     check_whole(budget, "the alteration budget")
-    list_name = _list_name(words)
+    chosen: WordList | None = None
     hits: list[WordHit] = []
     stopped_by, timed_out = None, False
     try:  # reading and indexing a long list counts against the time limit too
         chosen = word_list(words, deadline)
-        list_name = chosen.name
         longest = min(high if high is not None else chosen.longest, chosen.longest)
         if budget > longest:
             raise InputError(f"the alteration budget must be from 0 to {longest} (the longest word counted has "
@@ -260,18 +259,9 @@ def list_words(grid: Grid | str, words: str | WordList = DEFAULT_WORDS, path_rul
         timed_out = True
     except KeyboardInterrupt as exc:
         stopped_by = interruption(exc)
+    list_name = chosen.name if chosen is not None else Path(str(words)).name  # only a file is read under the clock
     return TrackwordAnswer(board_grid, tuple(hits), low, high, path_rule, list_name, time.perf_counter() - start,
                            budget, stopped_by, timed_out)
-
-
-def _list_name(words: str | WordList | None) -> str:
-    """What an answer calls a word list before it is read: its name, or its file's name
-    (None is the US states, as for :func:`~exactgrid.data.word_list`)."""
-    if isinstance(words, WordList):
-        return words.name
-    if words is None or str(words).lower() in BUILTIN_LISTS:
-        return "us-states" if words is None else str(words).lower()
-    return Path(str(words)).name
 
 
 @dataclass
