@@ -15,7 +15,7 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from types import FrameType, ModuleType
 
@@ -70,11 +70,11 @@ def stop_on_signals() -> Iterator[None]:
 class Interruptions:
     """The Ctrl-Cs and stop signals that came while :func:`first_interruption_only` held them."""
 
-    def __init__(self, earlier: bool = False) -> None:
+    def __init__(self, enclosing: Sequence[Interruptions] = ()) -> None:
         self.noted: list[str] = []
         """Each one by name, as :func:`interruption` gives it, in the order they came."""
-        self.earlier = earlier
-        """Whether one came before this hold began (to an enclosing hold): none raises then."""
+        self.enclosing = tuple(enclosing)
+        """The holds this one is held within: each notes a signal as it comes to this one."""
         self.winding_down = False
         """Set when the work has stopped and is putting its answer together: none raises then."""
         self._deferring = False
@@ -89,12 +89,29 @@ class Interruptions:
             _as_a_forked_worker(signum)
             return
         stop = KeyboardInterrupt() if signum == signal.SIGINT else Terminated(signum)
-        self.noted.append(interruption(stop))
-        if len(self.noted) == 1 and not self.earlier and not self.winding_down:
+        first = not self._any_came()
+        self._note(interruption(stop))
+        if first and not self.winding_down:
             if self._deferring:
                 self._pending = stop
                 return
             raise stop
+
+    def _any_came(self) -> bool:
+        """Whether a signal came to this hold or to one it is held within (before it began,
+        too): then no other raises."""
+        return bool(self.noted) or any(around._any_came() for around in self.enclosing)
+
+    def _note(self, name: str) -> None:
+        """Note a signal here and in every enclosing hold, at once.
+
+        Why at once, not when this hold ends: the enclosing hold's handlers come back before
+        that, and a signal in that moment found it knowing of none, so it raised -- the
+        second signal of all, thrown while the answer to the first was put together (solve's
+        best grid was lost so)."""
+        self.noted.append(name)
+        for around in self.enclosing:
+            around._note(name)
 
     @contextmanager
     def deferred(self) -> Iterator[None]:
@@ -144,10 +161,9 @@ def first_interruption_only() -> Iterator[Interruptions]:
     (``kill`` sent to a command under ``timeout``, which passes it on). Only signals that
     raise already are held so: Ctrl-C under Python's own handler, SIGTERM and SIGHUP under
     :func:`stop_on_signals`; one that is ignored, or left to end the process, stays so.
-    Held within a hold, the signals noted are passed on to the enclosing one when the inner
-    ends, and one noted by the enclosing hold before keeps the inner from raising: the first
-    raises once in all. Elsewhere than the main thread this does
-    nothing (Python runs handlers there only).
+    Held within a hold, each signal is noted by the enclosing holds too, as it comes, and one
+    noted by an enclosing hold before keeps the inner from raising: the first raises once in
+    all. Elsewhere than the main thread this does nothing (Python runs handlers there only).
     """
     if threading.current_thread() is not threading.main_thread():
         yield Interruptions()
@@ -157,17 +173,16 @@ def first_interruption_only() -> Iterator[Interruptions]:
     previous = {sig: signal.getsignal(sig) for sig in raising}
     previous = {sig: handler for sig, handler in previous.items()
                 if handler is raising[sig] or isinstance(getattr(handler, "__self__", None), Interruptions)}
-    enclosing = [getattr(handler, "__self__", None) for handler in previous.values()]
-    held = Interruptions(earlier=any(isinstance(e, Interruptions) and (e.noted or e.earlier) for e in enclosing))
-    for sig in previous:
-        signal.signal(sig, held.handle)
-    try:
+    around = [getattr(handler, "__self__", None) for handler in previous.values()]
+    enclosing = list({id(e): e for e in around if isinstance(e, Interruptions)}.values())
+    held = Interruptions(enclosing)
+    try:  # a signal that raises while the handlers are set up must not leave them to this hold
+        for sig in previous:
+            signal.signal(sig, held.handle)
         yield held
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
-        for around in {id(e): e for e in enclosing if isinstance(e, Interruptions)}.values():
-            around.noted += held.noted  # an enclosing hold hears of them: the first has come
 
 
 _PROCESS_HOLD: list[Interruptions] = []

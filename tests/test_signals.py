@@ -362,6 +362,69 @@ def test_after_the_first_interruption_later_ones_are_only_noted():
         signal.signal(signal.SIGINT, before)
 
 
+def test_a_signal_as_an_inner_hold_ends_finds_the_enclosing_hold_knowing_the_first_came(monkeypatch):
+    """The moment an inner hold gives the enclosing hold's handler back, a signal must reach
+    a hold that knows the first already came, and only be noted. It used to raise a second
+    KeyboardInterrupt there (the inner passed its signals on only after giving the handlers
+    back), which threw away solve's best grid in one CI run. A patched ``signal.signal`` sends
+    the signal in that very moment."""
+    import threading
+
+    from exactgrid.stopping import first_interruption_only
+
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("Python runs signal handlers in the main thread only")
+    give_back = signal.signal
+    escaped = []
+
+    def give_back_then_signal(signum, handler):
+        previous = give_back(signum, handler)
+        if signum == signal.SIGINT and getattr(handler, "__self__", None) is outer:
+            signal.raise_signal(signal.SIGINT)
+        return previous
+
+    with first_interruption_only() as outer:
+        try:
+            with first_interruption_only() as inner:
+                with pytest.raises(KeyboardInterrupt):
+                    signal.raise_signal(signal.SIGINT)
+                monkeypatch.setattr(signal, "signal", give_back_then_signal)
+        except KeyboardInterrupt:
+            escaped.append("a second interruption")
+        monkeypatch.undo()
+    assert escaped == []
+    assert inner.noted == ["Ctrl-C"] and outer.noted == ["Ctrl-C", "Ctrl-C"]
+
+
+def test_a_signal_while_a_hold_sets_up_leaves_pythons_handler_in_place(monkeypatch):
+    """A Ctrl-C that raises as ``first_interruption_only`` sets its handlers up gives
+    Python's handler back: a hold left in place, which had seen its first, would only have
+    noted every later Ctrl-C, for the rest of the process."""
+    import threading
+
+    from exactgrid.stopping import first_interruption_only
+
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("Python runs signal handlers in the main thread only")
+    set_up = signal.signal
+
+    def set_up_then_signal(signum, handler):
+        previous = set_up(signum, handler)
+        if signum == signal.SIGINT and handler is not signal.default_int_handler:
+            signal.raise_signal(signal.SIGINT)
+        return previous
+
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        monkeypatch.setattr(signal, "signal", set_up_then_signal)
+        with pytest.raises(KeyboardInterrupt), first_interruption_only():
+            pass
+        monkeypatch.undo()
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
 def test_a_deferred_step_raises_the_first_interruption_when_it_ends():
     """``Interruptions.deferred``: a signal that comes inside the step is raised after it, the
     step finished (later ones are only noted, as ever); with none, nothing is raised."""
