@@ -131,6 +131,35 @@ class Broken(Backend):
         raise AssertionError("a failed child has nothing to read")
 
 
+def refuse_in_the_child():
+    """A child whose solver refuses the model (an InputError, as HiGHS's floating-point check
+    in the child)."""
+    from exactgrid.backends import BackendError
+
+    raise BackendError("this solver cannot take a model like this one")
+    yield  # a generator, as every child call is
+
+
+class RefusesInTheChild(Broken):
+    """A child-process backend whose child refuses the model."""
+
+    name = "refuses-in-the-child"
+
+    def child_call(self, model, time_limit, seed):
+        return refuse_in_the_child, ()
+
+
+class RefusesUpFront(Broken):
+    """A child-process backend that refuses the model before any child starts."""
+
+    name = "refuses-up-front"
+
+    def child_call(self, model, time_limit, seed):
+        from exactgrid.backends import BackendError
+
+        raise BackendError("this solver cannot take a model like this one")
+
+
 def killed_at_once():
     """A child killed by a signal (as the kernel's OOM killer does) before it answers."""
     import os

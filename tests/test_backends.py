@@ -197,6 +197,32 @@ def test_when_every_member_fails_the_backend_fails_in_one_line():
         racers.Broken().solve(model, time_limit=30)
 
 
+def test_a_member_that_refuses_the_model_leaves_the_race_and_its_refusal_is_one_line():
+    """A solver that cannot take a model (HiGHS and CBC for weights beyond their floating
+    point) refuses it before its child starts: the other members race without it, and the
+    answer says why; alone, its refusal is the error, in its own words. A refusal that comes
+    from inside a child reads the same: no module path, no "failed"."""
+    from exactgrid.backends.portfolio import race
+
+    model = BoolModel()
+    a = model.new_var()
+    model.add_clause([a])
+    model.add_clause([-a])
+    result, _ = race([racers.RefusesUpFront(), racers.SlowRefuter(0.2)], model, time_limit=30, seed=0, name="p")
+    assert result.status == Status.UNSAT and result.backend == "p(slow-refuter)"
+    undecided, _ = race([racers.RefusesUpFront(), racers.Undecided()], model, time_limit=0.5, seed=0, name="p")
+    assert undecided.detail == ("time limit reached; refuses-up-front refused the model: "
+                                "this solver cannot take a model like this one")
+    refusal = "^this solver cannot take a model like this one$"
+    with pytest.raises(BackendError, match=refusal):
+        race([racers.RefusesUpFront()], model, time_limit=30, seed=0)
+    with pytest.raises(BackendError, match=refusal):
+        racers.RefusesInTheChild().solve(model, time_limit=30)
+    question = build_question(requirements=["OHIO", "UTAH"], shape="3x3")
+    with pytest.raises(BackendError, match=refusal):
+        fit(question, racers.RefusesInTheChild(), time_limit=30, counting=False)
+
+
 def test_fit_with_a_broken_backend_is_one_error_line():
     """The backend's failure is a BackendFailed (exit 2, one line on the command line), not a
     traceback. (With the counting loop beside it, a grid or refutation the loop finds is still
@@ -267,9 +293,12 @@ def test_mip_solvers_refuse_weights_their_floating_point_cannot_hold_exactly(tmp
     assert bounded.exit_code == 2 and "computes in floating point" in json.loads(bounded.stdout)["error"]
     ask = ["fit", "--shape", "2x2", "--words", str(words), "--optional", "all", "--min-score", str(best),
            "--time-limit", "60", "--json"]
-    for mip in ("highs", "cbc"):  # (the counting loop, on SAT, might find the grid first: off)
-        refused = run(cli, [*ask, "--backend", mip, "--no-counting"])
-        assert refused.exit_code == 2 and "computes in floating point" in json.loads(refused.stdout)["error"]
+    for mip in ("highs", "cbc"):  # refused before any child starts: whatever the counting loop would find
+        for counting in ("--counting", "--no-counting"):
+            refused = run(cli, [*ask, "--backend", mip, counting])
+            error = json.loads(refused.stdout)["error"]
+            solver = "HiGHS" if mip == "highs" else "CBC"
+            assert refused.exit_code == 2 and error.startswith(f"{solver} computes in floating point")
     fits = json.loads(run(cli, ask).stdout)  # the default backend, SAT, with the counting loop on SAT too
     assert fits["outcome"] == "fits" and score(parse_grid(fits["grid"]), read_word_list(words)).total >= best
     # the states (330,759,736) with the 200M award's score to reach: HiGHS still takes it

@@ -44,12 +44,16 @@ _ENDED = "ended"
 
 class ChildFailed(RuntimeError):
     """A child raised an exception: ``reason`` is its last line (``ImportError: no module ...``),
-    ``traceback`` the child's whole traceback (also the message, after a first line)."""
+    ``traceback`` the child's whole traceback (also the message, after a first line).
+    ``refusal``: the message of an :class:`~exactgrid.inputs.InputError` the child raised (a
+    model the solver cannot take, say), which is then the ``reason`` too, without the class's
+    module path; None for any other exception."""
 
-    def __init__(self, traceback_text: str) -> None:
+    def __init__(self, traceback_text: str, refusal: str | None = None) -> None:
         self.traceback = traceback_text
+        self.refusal = refusal
         lines = [line for line in traceback_text.strip().splitlines() if line.strip()]
-        self.reason = lines[-1].strip() if lines else "no reason given"
+        self.reason = refusal if refusal is not None else lines[-1].strip() if lines else "no reason given"
         super().__init__(f"solver child process failed: {self.reason}\n{traceback_text}")
 
 
@@ -198,7 +202,7 @@ class ChildRace:
         self._buffers[i] += chunk
         for message in _unpack(self._buffers, i):
             if message[0] == "error":
-                self.failures[i] = ChildFailed(message[1])
+                self.failures[i] = ChildFailed(*message[1:])
                 del self._open[fd]
                 return
             if message[0] == _ENDED:
@@ -292,9 +296,11 @@ def main() -> None:
         out.close()
     except OSError:  # the parent is gone (a broken pipe): nobody is left to tell
         os._exit(1)
-    except BaseException:  # noqa: BLE001 - everything else goes to the parent
+    except BaseException as exc:  # noqa: BLE001 - everything else goes to the parent
+        from ..inputs import InputError
+
         try:
-            send(("error", traceback.format_exc()))
+            send(("error", traceback.format_exc(), str(exc) if isinstance(exc, InputError) else None))
             out.close()
         except OSError:
             os._exit(1)

@@ -62,9 +62,11 @@ class BackendFailed(BackendError):
         return (BackendFailed, (self.backend, self.reason))
 
 
-def failed(backend: str, exc: ChildFailed) -> BackendFailed:
-    """The one-line :class:`BackendFailed` for a child's failure, caused by it."""
-    error = BackendFailed(backend, exc.reason)
+def failed(backend: str, exc: ChildFailed) -> BackendError:
+    """The one-line :class:`BackendFailed` for a child's failure, caused by it; when the child
+    refused the model (an :class:`~exactgrid.inputs.InputError`), a :class:`BackendError`
+    with the refusal's own message."""
+    error = BackendError(exc.refusal) if exc.refusal is not None else BackendFailed(backend, exc.reason)
     error.__cause__ = exc
     return error
 
@@ -168,8 +170,9 @@ class Backend:
 
         Returns a :class:`Result` whose SAT/OPTIMAL assignment has been checked with
         ``model.satisfied_by`` and whose objective has been recomputed from it. Raises
-        :class:`BackendError` if the backend is not available, :class:`BackendFailed` (one of
-        them) if its solver raised an exception in a child process, and
+        :class:`BackendError` if the backend is not available or refuses the model (in a child
+        process too), :class:`BackendFailed` (one of them) if its solver raised any other
+        exception in a child process, and
         :class:`SolverDisagreement` if the solver's answer does not hold up.
         """
         if not self.available():

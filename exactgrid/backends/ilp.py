@@ -144,7 +144,9 @@ class Cbc(Backend):
         return super()._solve(model, time_limit, seed)
 
     def child_call(self, model: BoolModel, time_limit: float | None, seed: int) -> ChildCall:
-        """PuLP and CBC in a child process (killed at the limit if CBC overruns its timeLimit)."""
+        """PuLP and CBC in a child process (killed at the limit if CBC overruns its timeLimit);
+        a model too large for its floating point is refused here, before any child starts."""
+        check_float_exact(model, "CBC")
         return _cbc_child, (model, time_limit, seed)
 
     def read_child(self, model: BoolModel, messages: list[tuple], finished: bool) -> Result:
@@ -199,7 +201,9 @@ class Highs(Backend):
 
     def child_call(self, model: BoolModel, time_limit: float | None, seed: int) -> ChildCall:
         """HiGHS in a child process, killed on Ctrl-C or SIGTERM at once: in-process, HiGHS
-        can run on for seconds before its next interrupt check (docs/benchmarks.md, Signals)."""
+        can run on for seconds before its next interrupt check (docs/benchmarks.md, Signals).
+        A model too large for its floating point is refused here, before any child starts."""
+        check_float_exact(model, "HiGHS")
         return _highs_child, (model, time_limit, seed)
 
     def read_child(self, model: BoolModel, messages: list[tuple], finished: bool) -> Result:

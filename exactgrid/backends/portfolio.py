@@ -106,11 +106,12 @@ def race(members: Sequence[Backend], model: BoolModel, time_limit: float | None,
     brackets); without it, the single member's own name.
 
     A member whose solver raises an exception leaves the race and the others go on (the
-    result's detail names it); when every member failed, :class:`BackendFailed`.
+    result's detail names it); when every member failed, :class:`BackendFailed`. A member
+    that refuses the model before it starts (its ``child_call`` raises :class:`BackendError`:
+    HiGHS and CBC for weights their floating point cannot hold) is left out the same way, at
+    once; when every member refuses, that :class:`BackendError`.
     """
-    calls = [m.child_call(model, time_limit, seed + i) for i, m in enumerate(members)]
-    if any(call is None for call in calls):
-        raise BackendError("every member of a race must be able to run in a child (child_call)")
+    members, calls, refused = _calls(members, model, time_limit, seed)
 
     def decides(index: int, messages: list[tuple]) -> bool:
         # a proof decides; so does any grid for a pure decision question, but an unproven
@@ -159,12 +160,33 @@ def race(members: Sequence[Backend], model: BoolModel, time_limit: float | None,
                for m, msgs, done, failure in zip(members, children.messages, children.finished, children.failures)
                if failure is None]
     found = [r for r in partial if r.found]
-    detail = _why_undecided(members, children, running, deaths)
+    detail = "; ".join([_why_undecided(members, children, running, deaths), *refused])
     if not found:
         return Result(Status.UNKNOWN, detail=detail, backend=name or members[0].name), children
     objective = model.objective_value
     best = found[0] if model.objective is None else max(found, key=lambda r: objective(r.true_vars or ()))
     return replace(best, status=Status.SAT, backend=name or members[0].name, detail=detail), children
+
+
+def _calls(members: Sequence[Backend], model: BoolModel, time_limit: float | None,
+           seed: int) -> tuple[list[Backend], list[ChildCall], list[str]]:
+    """The members that take the model, their child calls (member ``i`` with seed ``seed +
+    i``), and why each other member refused it. Every member refusing is that refusal."""
+    taking, calls, refusals = [], [], []
+    for i, member in enumerate(members):
+        try:
+            call = member.child_call(model, time_limit, seed + i)
+        except BackendError as exc:
+            refusals.append((member.name, str(exc)))
+            continue
+        if call is None:
+            raise BackendError("every member of a race must be able to run in a child (child_call)")
+        taking.append(member)
+        calls.append(call)
+    if not calls:
+        raise BackendError(refusals[0][1] if len(refusals) == 1
+                           else "; ".join(f"{who}: {why}" for who, why in refusals))
+    return taking, calls, [f"{who} refused the model: {why}" for who, why in refusals]
 
 
 def _why_undecided(members: Sequence[Backend], children: ChildRace, running: bool,
