@@ -31,7 +31,7 @@ _EXPORTS = {
     "backends": ("Backend", "BackendError", "Status", "get_backend", "list_backends"),
     "data": ("word_list",),
     "data.us": ("us_states",),
-    "encode": ("Encoding", "encode"),
+    "encoding": ("Encoding", "encode"),
     "fastscore": ("Scorer",),
     "finder": ("Match", "Score", "find", "is_found"),
     "fitting": ("Explanation", "FitAnswer", "ModelSize", "VerificationError"),
@@ -74,15 +74,18 @@ def __dir__() -> list[str]:
     return sorted([*globals(), *__all__])
 
 
-RENAMED = {"fit": "fitting", "solve": "solving"}
-"""Subpackages renamed so that ``eg.fit`` and ``eg.solve`` are only ever the functions: the old
-module paths (``exactgrid.fit.session``, ``from exactgrid.solve import SolveAnswer``) still
-import, as the new modules, with a DeprecationWarning."""
+RENAMED = {"fit": "fitting", "solve": "solving", "encode": "encoding"}
+"""Modules renamed so that ``eg.fit``, ``eg.solve`` and ``eg.encode`` are only ever the
+functions (``eg.encode`` was the module once ``exactgrid.encode`` had been imported, as
+``eg.fit`` did): the old module paths (``exactgrid.fit.session``, ``from exactgrid.solve
+import SolveAnswer``, ``from exactgrid.encode import encode``) still import, as the new
+modules, with a DeprecationWarning."""
 
 
 class _RenamedPaths(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Imports ``exactgrid.fit[.x]`` and ``exactgrid.solve[.x]`` as the renamed modules (first
-    on ``sys.meta_path``, so that a submodule is never loaded a second time under its old name)."""
+    """Imports ``exactgrid.fit[.x]``, ``exactgrid.solve[.x]`` and ``exactgrid.encode`` as the
+    renamed modules (first on ``sys.meta_path``, so that a submodule is never loaded a second
+    time under its old name)."""
 
     def __init__(self) -> None:
         self.real_specs: dict[str, Any] = {}
@@ -107,7 +110,8 @@ class _RenamedPaths(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
 
 class _Package(types.ModuleType):
-    """This package: an old subpackage path, once imported, never hides ``fit`` or ``solve``."""
+    """This package: an old module path, once imported, never hides ``fit``, ``solve`` or
+    ``encode``."""
 
     def __setattr__(self, name: str, value: Any) -> None:
         if name in RENAMED and isinstance(value, types.ModuleType):

@@ -36,7 +36,7 @@ from .words import WordList
 
 if TYPE_CHECKING:
     from .backends import Backend
-    from .encode import Encoding
+    from .encoding import Encoding
     from .fitting import FitAnswer
 
 

@@ -98,16 +98,22 @@ def test_the_public_api_reads_as_one():
     import warnings
 
     import exactgrid as eg
+    import exactgrid.encoding
     import exactgrid.fitting
     import exactgrid.solving  # noqa: F401 - importing a subpackage must not rebind eg.fit or eg.solve
 
     assert callable(eg.fit) and callable(eg.solve) and eg.fit.__module__ == "exactgrid.api"
+    assert callable(eg.encode) and eg.encode.__module__ == "exactgrid.encoding"
     assert len(eg.__all__) == len(set(eg.__all__))
     assert eg.puzzles.letterboxed.solve_letter_boxed and eg.puzzles.trackword.build_grid
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
+        from exactgrid.encode import Encoding
         from exactgrid.fit.session import FitSession  # the old path, kept working
         from exactgrid.solve import SolveAnswer
-    assert FitSession is eg.FitSession and SolveAnswer is eg.SolveAnswer
+    assert FitSession is eg.FitSession and SolveAnswer is eg.SolveAnswer and Encoding is eg.Encoding
     assert any(issubclass(w.category, DeprecationWarning) for w in caught)
-    assert callable(eg.fit) and callable(eg.solve)  # still the functions after the old paths' imports
+    # still the functions after the old paths' imports, and after fit, which imports the encoder
+    eg.fit(eg.Question(eg.Board(2, 2), required=["OHIO"]), time_limit=60)
+    assert callable(eg.fit) and callable(eg.solve) and callable(eg.encode)
+    assert eg.encode(eg.Question(eg.Board(2, 2), required=["OHIO"])).model.num_vars > 0

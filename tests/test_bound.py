@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from exactgrid import encode
+from exactgrid import encoding
 from exactgrid.backends import Status
 from exactgrid.backends.ilp import HighsModel
-from exactgrid.encode import EncodingTimeout, ModelTooLarge
+from exactgrid.encoding import EncodingTimeout, ModelTooLarge
 from exactgrid.finder import find
 from exactgrid.model import BoolModel
 from exactgrid.prove.bound import bound
@@ -113,7 +113,7 @@ def test_the_time_limit_counts_the_building_of_the_relaxation():
 
 
 def test_a_relaxation_too_large_is_refused(monkeypatch):
-    monkeypatch.setattr(encode, "MAX_MODEL_LITERALS", 1_000)  # the 50 states' relaxation holds 39,941 on 5x5
+    monkeypatch.setattr(encoding, "MAX_MODEL_LITERALS", 1_000)  # the 50 states' relaxation holds 39,941 on 5x5
     question = build_question(optional=["all"], allow_empty=True)
     with pytest.raises(ModelTooLarge, match="passes 1,000 literals"):
         bound(question, time_limit=60)

@@ -13,7 +13,7 @@ import pytest
 from pysat.solvers import Solver
 
 from exactgrid.cnf import compile_cnf
-from exactgrid.encode import encode
+from exactgrid.encoding import encode
 from exactgrid.prove import checkers
 from exactgrid.prove.certify import certify_refutation
 from exactgrid.prove.checkers import CheckerRun, check_twice, checker_names, tally

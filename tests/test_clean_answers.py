@@ -17,7 +17,7 @@ import exactgrid as eg
 import exactgrid.inputs
 from exactgrid.backends import BackendError, backend_name, get_backend
 from exactgrid.cli import cli
-from exactgrid.encode import EncodingTimeout
+from exactgrid.encoding import EncodingTimeout
 from exactgrid.fitting import many
 from exactgrid.fitting.many import fit_many, read_questions
 from exactgrid.inputs import (

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from exactgrid.encode import encode
+from exactgrid.encoding import encode
 from exactgrid.fitting import fit
 from exactgrid.geometry import Board
 from exactgrid.grid import parse_grid

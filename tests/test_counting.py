@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from exactgrid.encode import modelled_alphabet
+from exactgrid.encoding import modelled_alphabet
 from exactgrid.finder import find
 from exactgrid.grid import Grid
 from exactgrid.inputs import InputError

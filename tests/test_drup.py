@@ -13,7 +13,7 @@ from pysat.examples.genhard import PHP
 from pysat.solvers import Solver
 
 from exactgrid.cnf import compile_cnf
-from exactgrid.encode import encode
+from exactgrid.encoding import encode
 from exactgrid.prove.drup import ProofCheck, check_drup, deletion_schedule, parse_proof_line
 from exactgrid.question import load_instance
 

@@ -6,7 +6,7 @@ import random
 import pytest
 
 from exactgrid.backends import DEFAULT_BACKEND
-from exactgrid.encode import encode, modelled_alphabet
+from exactgrid.encoding import encode, modelled_alphabet
 from exactgrid.finder import find
 from exactgrid.fitting import fit
 from exactgrid.grid import Grid

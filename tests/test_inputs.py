@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from exactgrid.backends import Backend, BackendError, get_backend, registry
 from exactgrid.cli import cli
-from exactgrid.encode import ModelTooLarge, encode
+from exactgrid.encoding import ModelTooLarge, encode
 from exactgrid.fitting import fit
 from exactgrid.grid import parse_grid
 from exactgrid.inputs import InputError, check_flag, check_seconds, read_text_file

@@ -35,7 +35,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("render",),
     ("question",),
     ("model",),
-    ("encode",),
+    ("encoding",),
     ("cnf",),
     ("ilp_model",),  # the PuLP translation, shared by export and backends.ilp
     ("export",),
@@ -278,7 +278,7 @@ def test_type_checking_imports_are_ignored_but_their_else_is_not():
         "else:\n"
         "    from .cli import main\n"
         "if typing.TYPE_CHECKING:\n"
-        "    from .encode import Encoding\n"
+        "    from .encoding import Encoding\n"
     )
     assert imported_names(source, "exactgrid.render") == [(6, "exactgrid.cli", None)]
 

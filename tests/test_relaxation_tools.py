@@ -106,7 +106,7 @@ def test_the_board_model_counts_every_word_the_finder_finds_on_a_real_grid():
 
 
 def test_symmetry_breaking_keeps_exactly_the_least_image_of_each_board():
-    """``--symmetry-breaking`` (``exactgrid.encode.add_lex_leader``): of a board's turned and
+    """``--symmetry-breaking`` (``exactgrid.encoding.add_lex_leader``): of a board's turned and
     mirrored images, only the one whose letter bits, cell by cell, are lexicographically least
     is kept; a board that its symmetries fix is kept once."""
     tool = load_tool("board_pairs")

@@ -4,7 +4,7 @@ import pytest
 
 import exactgrid as eg
 from exactgrid.backends import Status
-from exactgrid.encode import encode, modelled_alphabet
+from exactgrid.encoding import encode, modelled_alphabet
 from exactgrid.fitting.session import FitSession, explain
 from exactgrid.inputs import FrozenDict
 from exactgrid.model import BoolModel
@@ -146,7 +146,7 @@ def _refuted_with_explain(monkeypatch, explanation):
     """``fit(..., explain=True, certify=True)`` on a 3x3 question CaDiCaL refutes, with
     ``explain`` replaced by ``explanation`` (a value to return, or an exception to raise)."""
     import exactgrid.fitting.decide as decide
-    from exactgrid.encode import EncodingTimeout
+    from exactgrid.encoding import EncodingTimeout
     from exactgrid.fitting.answer import Explanation
 
     def fake(question, backend, time_limit=None):
@@ -169,7 +169,7 @@ def test_an_interrupted_explanation_keeps_the_verdict_and_names_the_signal(monke
 
 
 def test_no_time_to_build_the_explanation_keeps_the_verdict(monkeypatch):
-    from exactgrid.encode import EncodingTimeout
+    from exactgrid.encoding import EncodingTimeout
 
     answer = _refuted_with_explain(monkeypatch, EncodingTimeout("the time limit came while building"))
     assert answer.verdict == eg.Verdict.DOES_NOT_FIT and answer.exit_code == 1 and answer.stopped_by is None

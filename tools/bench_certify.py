@@ -130,7 +130,7 @@ def once(work: Callable[[], Any]) -> float:
 def seed_no_ohio() -> list[list[int]]:
     """The clauses of the fit benchmark's ``3x3_seed_no_ohio``, as ``encode`` makes them."""
     from exactgrid.cnf import compile_cnf
-    from exactgrid.encode import encode
+    from exactgrid.encoding import encode
     from exactgrid.question import load_instance
 
     return compile_cnf(encode(load_instance(ROOT / FIT / "3x3_seed_no_ohio.toml").question).model).clauses

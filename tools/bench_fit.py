@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 from exactgrid.backends import get_backend
-from exactgrid.encode import encode
+from exactgrid.encoding import encode
 from exactgrid.fitting import fit
 from exactgrid.question import load_instance
 

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from exactgrid.backends import get_backend, list_backends
-from exactgrid.encode import encode
+from exactgrid.encoding import encode
 from exactgrid.fitting import fit
 from exactgrid.question import Question, load_instance
 from exactgrid.solving import solve

@@ -38,7 +38,7 @@ from pair_relaxation_search import add_word_options, check_words, pair_score, sp
 
 from exactgrid.api import score
 from exactgrid.backends import Status, get_backend
-from exactgrid.encode import add_lex_leader
+from exactgrid.encoding import add_lex_leader
 from exactgrid.geometry import Board
 from exactgrid.model import BoolModel
 from exactgrid.question import build_question

@@ -40,7 +40,7 @@ from pathlib import Path
 from seven_awards import SEVEN, judge, seven_question
 
 from exactgrid.backends import Status, get_backend
-from exactgrid.encode import Encoding, encode
+from exactgrid.encoding import Encoding, encode
 from exactgrid.fitting.answer import verified_answer
 from exactgrid.geometry import Board, cells_of
 from exactgrid.grid import Grid, parse_grid

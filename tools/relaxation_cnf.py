@@ -29,7 +29,7 @@ from pysat.solvers import Solver
 
 from exactgrid.backends.sat import solve_in_chunks
 from exactgrid.cnf import compile_cnf
-from exactgrid.encode import encode
+from exactgrid.encoding import encode
 from exactgrid.model import BoolModel, Linear
 from exactgrid.prove.checkers import check_twice
 from exactgrid.prove.counting import OTHER, counting_model

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 
-from ..encode import EncodingTimeout
+from ..encoding import EncodingTimeout
 from ..ilp_model import linear_terms, to_pulp
 from ..model import BoolModel
 from ..stopping import uncut_import
@@ -241,7 +241,7 @@ DEADLINE_ROWS = 10_000
 def _build_highs(model: BoolModel, seed: int, deadline: float | None = None):
     """A silent single-threaded ``Highs`` holding ``model`` (binaries, rows, objective), with the
     objective's constant; or an UNSAT Result when a constraint without variables fails.
-    ``deadline`` (``time.monotonic()``): :class:`~exactgrid.encode.EncodingTimeout` once it has
+    ``deadline`` (``time.monotonic()``): :class:`~exactgrid.encoding.EncodingTimeout` once it has
     passed while the rows are added. :class:`FloatingPointLimit` for weights too large for
     HiGHS to answer exactly."""
     import highspy

@@ -18,10 +18,10 @@ from pathlib import Path
 from ..answer import DEFAULT_TIME_LIMIT, OnProgress, ProgressEvent
 from ..backends import Backend, Result, Status, get_backend
 from ..backends._child import ChildFailed
-from ..backends.base import check_result, child_result, failed
+from ..backends.base import SolverDisagreement, check_result, child_result, failed
 from ..backends.ilp import FLOAT_EXACT_TOTAL
 from ..backends.portfolio import RACE_GRACE_SECONDS as _RACE_GRACE
-from ..encode import Encoding, EncodingTimeout, encode
+from ..encoding import Encoding, EncodingTimeout, encode
 from ..finder import find
 from ..grid import Grid
 from ..inputs import InputError, check_seconds
@@ -87,7 +87,7 @@ def fit(question: Question, backend: str | Backend | None = None, time_limit: fl
     that long: ``try_(question, seconds)`` gives a FITS answer (checked by the finder) or None
     (:func:`exactgrid.api.fit` passes the local search here).
 
-    ``encoding``: the question's model, built already by :func:`~exactgrid.encode.encode` for
+    ``encoding``: the question's model, built already by :func:`~exactgrid.encoding.encode` for
     this very question (else InputError). A caller that narrows it with constraints of its own
     (``exactgrid.solving.certify``'s windows) owns what a refutation then means, and passes
     ``counting=False``: the counting loop sees only the question.
@@ -239,6 +239,8 @@ def _certified(answer: FitAnswer, run: _Run, time_limit: float | None) -> FitAns
         stopped = interruption(exc)
         return replace(answer, detail=f"{answer.detail}; --certify interrupted ({stopped})".lstrip("; "),
                        stopped_by=stopped)
+    if certificate.satisfiable:  # the refutation was wrong: a bug, never an answer
+        raise SolverDisagreement(f"{answer.backend} refuted the question, but {certificate.detail}")
     return replace(answer, certificate=certificate)
 
 

@@ -1,7 +1,7 @@
 """Many related fit questions on one encoding and one solver session; why a question does not fit.
 
 A :class:`FitSession` encodes a base question once with its fixed cells, requirements and
-forbidden words as *assumptions* (:func:`~exactgrid.encode.encode` with ``assumable=True``),
+forbidden words as *assumptions* (:func:`~exactgrid.encoding.encode` with ``assumable=True``),
 opens a solver session on it (:meth:`~exactgrid.backends.Backend.open_session`), and then
 answers questions that add fixed cells and required words to the base by solving under
 assumptions: no new encoding, no new solver, and what the solver learnt carries over. Every
@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from ..answer import DEFAULT_TIME_LIMIT, Outcome
 from ..backends import Backend, Result, Status, backend_name, get_backend
-from ..encode import Encoding, encode
+from ..encoding import Encoding, encode
 from ..inputs import FrozenDict, check_seconds
 from ..question import Question, Requirement, SpecError, Verdict, merge_cell_letters
 from ..stopping import interruption

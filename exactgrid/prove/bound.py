@@ -27,7 +27,7 @@ from ..answer import DEFAULT_TIME_LIMIT, OnProgress, ProgressEvent
 from ..awards import Checklist
 from ..backends import Status, get_backend
 from ..backends.ilp import HighsModel
-from ..encode import EncodingTimeout
+from ..encoding import EncodingTimeout
 from ..finder import find
 from ..grid import Grid
 from ..inputs import InputError, check_seconds, check_whole, clamp_workers_warning

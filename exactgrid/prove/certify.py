@@ -22,9 +22,9 @@ from typing import Any
 from ..answer import DEFAULT_TIME_LIMIT
 from ..backends.sat import solve_in_chunks
 from ..cnf import compile_cnf
-from ..encode import Encoding, encode
+from ..encoding import Encoding, encode
 from ..geometry import Board
-from ..inputs import check_seconds
+from ..inputs import InputError, check_seconds
 from ..question import Question
 from ..wording import plural
 from .answers import BoundAnswer, CoreRefutation
@@ -54,6 +54,10 @@ class Certificate:
     checks: tuple[CheckerRun, ...] = ()
     """Each proof checker's verdict and seconds, summed over the proofs (dratify's first, then
     exactgrid's); ``checked`` only when both accepted every proof. Empty when no proof came."""
+    satisfiable: bool = False
+    """CaDiCaL found what was to be refuted satisfiable: there is no refutation to certify
+    (the question fits, or the cuts given do not hold for it). Where a solver had refuted the
+    question, that refutation was wrong."""
 
     @property
     def checkers(self) -> tuple[str, ...]:
@@ -64,7 +68,7 @@ class Certificate:
         """JSON-ready, stable keys: checked, method, lemmas, clauses, seconds, detail, checkers
         (each {checker, accepted, finished, seconds, reason})."""
         return {"checked": self.checked, "method": self.method, "lemmas": self.lemmas, "clauses": self.clauses,
-                "seconds": round(self.seconds, 3), "detail": self.detail,
+                "seconds": round(self.seconds, 3), "detail": self.detail, "satisfiable": self.satisfiable,
                 "checkers": [run.to_dict() for run in self.checks]}
 
     def text(self) -> str:
@@ -81,18 +85,26 @@ def certify_refutation(question: Question, time_limit: float = DEFAULT_TIME_LIMI
 
     Returns a :class:`Certificate`; ``checked`` is False (with the reason) when the question
     uses lazy cuts, when no proof came within ``time_limit`` seconds, or when the proof fails
-    the check. Raises AssertionError when CaDiCaL finds the model satisfiable: the refutation
-    being certified was then wrong, which is a bug, never an answer.
+    the check, and ``satisfiable`` too when CaDiCaL finds the model satisfiable: the question
+    fits, and there is no refutation to certify. ``encoding``: the question's own (InputError
+    for another question's).
     """
     started = time.monotonic()
     limit = check_seconds(time_limit)
     method = f"DRUP proof from CaDiCaL ({PROOF_SOLVER}), {CHECKED_BY}"
+    if encoding is not None and encoding.spec != question:
+        raise InputError("the encoding given to certify_refutation was built for another question")
     enc = encoding if encoding is not None else encode(question)
     if enc.lazy_forbidden:
         return Certificate(False, method, detail="a forbidden word under the simple-path rule is enforced by lazy "
                                                  "cuts, which a proof of the model alone does not cover")
     cnf = compile_cnf(enc.model)
-    checked = refute_with_proof(cnf.clauses, started + limit)
+    try:
+        checked = refute_with_proof(cnf.clauses, started + limit)
+    except Satisfiable:
+        return Certificate(False, method, clauses=len(cnf.clauses), seconds=time.monotonic() - started,
+                           detail="CaDiCaL finds the question's model satisfiable: it fits, so there is no "
+                                  "refutation to certify", satisfiable=True)
     if checked is None:
         return Certificate(False, method, clauses=len(cnf.clauses), seconds=time.monotonic() - started,
                            detail=f"no proof within {limit:g} s")
@@ -100,18 +112,21 @@ def certify_refutation(question: Question, time_limit: float = DEFAULT_TIME_LIMI
                        checked.reason, checked.runs)
 
 
+class Satisfiable(Exception):
+    """Clauses that were to be refuted have a solution: what was to be certified is not so."""
+
+
 def refute_with_proof(clauses: list[list[int]], deadline: float | None) -> DoubleCheck | None:
     """Refute ``clauses`` with a proof-logging CaDiCaL and check its DRUP proof with both
     checkers (:func:`.checkers.check_twice`); None when no answer came before ``deadline``.
-    Raises AssertionError when the clauses are satisfiable (what was to be certified was wrong:
-    a bug, never an answer)."""
+    Raises :class:`Satisfiable` when the clauses are satisfiable."""
     from pysat.solvers import Solver
 
     with Solver(name=PROOF_SOLVER, bootstrap_with=clauses, with_proof=True) as solver:
         answer = solve_in_chunks(solver, deadline)
         proof = solver.get_proof() if answer is False else None
     if answer is True:
-        raise AssertionError("CaDiCaL finds the clauses satisfiable: the refutation to certify is wrong")
+        raise Satisfiable("CaDiCaL finds the clauses satisfiable")
     if answer is None:
         return None
     return check_twice(clauses, proof or [], deadline)
@@ -127,7 +142,9 @@ def certify_counting(question: Question, counted: CoreRefutation,
     """Certify a refutation by counting (``counted.status == "refuted"``): every core it cut is
     refuted again (a pair/count core on a placement model of its own letters, a word count core
     on the question's exact model with its assumptions as units), then the counting relaxation
-    with all those cuts is refuted outright, each by a DRUP proof that both checkers accept."""
+    with all those cuts is refuted outright, each by a DRUP proof that both checkers accept.
+    ``satisfiable`` when CaDiCaL finds a core or the relaxation with the cuts satisfiable (the
+    refutation was of another question, or wrong)."""
     started = time.monotonic()
     deadline = None if time_limit is None else started + check_seconds(time_limit)
     method = (f"DRUP proofs from CaDiCaL ({PROOF_SOLVER}), {CHECKED_BY}, of "
@@ -143,7 +160,12 @@ def certify_counting(question: Question, counted: CoreRefutation,
     try:
         for index, core in enumerate(counted.cuts, 1):
             base, units = _core_clauses(question, core, exact)
-            checked = refute_with_proof([*base, *units], deadline)
+            try:
+                checked = refute_with_proof([*base, *units], deadline)
+            except Satisfiable:
+                return Certificate(False, method, lemmas, clauses, time.monotonic() - started,
+                                   f"cut {index} of {len(counted.cuts)} ({core.text()[:60]}...) does not hold "
+                                   "for this question: CaDiCaL finds it satisfiable", runs, satisfiable=True)
             runs = tally(runs, checked.runs if checked else ())
             if checked is None or not checked.valid:
                 return Certificate(False, method, lemmas, clauses, time.monotonic() - started,
@@ -154,7 +176,12 @@ def certify_counting(question: Question, counted: CoreRefutation,
     finally:
         exact.close()
     relaxed = compile_cnf(counting.model).clauses + cuts
-    checked = refute_with_proof(relaxed, deadline)
+    try:
+        checked = refute_with_proof(relaxed, deadline)
+    except Satisfiable:
+        return Certificate(False, method, lemmas, clauses, time.monotonic() - started,
+                           f"the relaxation with its {len(cuts)} cuts has a solution (CaDiCaL): they do not "
+                           "refute this question", runs, satisfiable=True)
     runs = tally(runs, checked.runs if checked else ())
     if checked is None or not checked.valid:
         return Certificate(False, method, lemmas, clauses, time.monotonic() - started,
@@ -240,7 +267,10 @@ def confirm_bound(answer: BoundAnswer, question: Question, time_limit: float | N
     lemmas = 0
     runs: tuple[CheckerRun, ...] = ()
     for label, clauses in _bound_proofs(answer, question, exact, capacity):
-        checked = refute_with_proof(clauses, deadline)
+        try:
+            checked = refute_with_proof(clauses, deadline)
+        except Satisfiable as exc:  # the bound's own cores and relaxation: a bug, never an answer
+            raise AssertionError(f"{label}: {exc}, but the bound rests on its refutation") from exc
         runs = tally(runs, checked.runs if checked else ())
         if checked is None or not checked.valid:
             return replace(answer, confirmation=f"not certified: {label} ({_why(checked)})", checkers=runs)

@@ -40,7 +40,7 @@ from typing import Any
 
 from ..answer import DEFAULT_TIME_LIMIT, Answer, Outcome
 from ..backends import Status, get_backend
-from ..encode import EncodingTimeout, check_model_growth
+from ..encoding import EncodingTimeout, check_model_growth
 from ..inputs import InputError
 from ..model import BoolModel
 from ..question import Question, Requirement
@@ -164,11 +164,11 @@ def counting_model(question: Question, objective: bool = True, tight: bool = Tru
     certificates refute this form: docs/benchmarks.md, Prove).
 
     ``deadline`` (a ``time.monotonic()`` value): raise
-    :class:`~exactgrid.encode.EncodingTimeout` once it has passed while the words are modelled.
+    :class:`~exactgrid.encoding.EncodingTimeout` once it has passed while the words are modelled.
 
     Raises InputError for an alteration budget above 1, and
-    :class:`~exactgrid.encode.ModelTooLarge` (an InputError) for a model of more than
-    :data:`~exactgrid.encode.MAX_MODEL_LITERALS` literals (some 9,000 words of ENABLE).
+    :class:`~exactgrid.encoding.ModelTooLarge` (an InputError) for a model of more than
+    :data:`~exactgrid.encoding.MAX_MODEL_LITERALS` literals (some 9,000 words of ENABLE).
     """
     if question.budget > 1:
         raise InputError("the counting relaxation models at most one altered letter per word")

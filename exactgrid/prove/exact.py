@@ -5,7 +5,7 @@ CDCL solvers are poor at counting: on ``4x4_m8`` Kissat does not settle whether 
 states fit in 16 cells, yet told how many cells each letter gets it answers at once (measured
 in docs/benchmarks.md, section Prove). The counting relaxation proposes exactly such counts.
 So when a relaxation solution's pairs and counts can be placed (no pair/count core applies),
-this check asks the exact model (the fit encoding, :func:`exactgrid.encode.encode`) with a
+this check asks the exact model (the fit encoding, :func:`exactgrid.encoding.encode`) with a
 one-way counter per letter of the relaxation whether the words can be spelled with each letter
 in at most as many cells as the solution gives it:
 
@@ -29,7 +29,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..backends import Result, Status, get_backend
-from ..encode import encode
+from ..encoding import encode
 from ..grid import Grid
 from ..question import Question
 from ..wording import plural

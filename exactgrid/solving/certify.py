@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from math import comb
 
 from ..backends import Backend, Status
-from ..encode import EncodingTimeout, encode
+from ..encoding import EncodingTimeout, encode
 from ..fitting.session import SESSION_BACKEND, FitSession, assumed, session_backend
 from ..grid import Grid
 from ..inputs import InputError, check_seconds, check_whole
