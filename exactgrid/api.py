@@ -24,7 +24,7 @@ from .data.us import us_states
 from .finder import Score
 from .finder import score as score_grid
 from .geometry import MoveRule, PathRule
-from .grid import Grid, parse_grid
+from .grid import Grid, as_grid
 from .inputs import InputError, check_seconds
 from .notebook import answer_html, coloured, table
 from .question import Question
@@ -40,17 +40,13 @@ if TYPE_CHECKING:
     from .fitting import FitAnswer
 
 
-def as_grid(grid: Grid | str, shape: str | tuple[int, int] | None = None, moves: MoveRule = "king") -> Grid:
-    """A Grid as is, or letters read by :func:`~exactgrid.grid.parse_grid`."""
-    return grid if isinstance(grid, Grid) else parse_grid(grid, shape, moves)
-
-
 def score(grid: Grid | str, words: WordList | str | Path | None = None, budget: int = 1,
           path_rule: PathRule = "walk", shape: str | tuple[int, int] | None = None,
-          moves: MoveRule = "king") -> Score:
+          moves: MoveRule | None = None) -> Score:
     """Score a grid (a Grid, or letters such as ``"thoainesl"``) on a word list (default: the
     US states; a WordList, ``"us-states"`` or a word-list file): the words found, each with a
-    witness path, and their total weight.
+    witness path, and their total weight. ``shape`` and ``moves`` (default: king moves) read
+    letters; a Grid keeps its own board (:func:`~exactgrid.grid.as_grid`).
 
     >>> score("thoainesl").total
     32913047
@@ -116,7 +112,7 @@ class CheckAnswer(Answer):
 def check(grid: Grid | str, checklist: Checklist | str | Path | None = None, water_borders: bool | None = None,
           budget: int = 1, path_rule: PathRule = "walk", only: Iterable[str] = (),
           words: WordList | str | Path | None = None, shape: str | tuple[int, int] | None = None,
-          moves: MoveRule = "king") -> CheckAnswer:
+          moves: MoveRule | None = None) -> CheckAnswer:
     """Score a grid on the US states and run a checklist on it (default: the Altered States 2
     awards; ``only``: just these item keys): the score and the checklist's verdict, item by
     item. ``words``: another list is accepted only if every word it finds is a US state (a

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 
-from .geometry import Board, MoveRule, parse_shape, shape_for_length
+from .geometry import Board, MoveRule, ShapeError, parse_shape, shape_for_length
 from .inputs import InputError, ascii_upper
 from .notebook import block, letters_table, line
 from .wording import plural
@@ -24,13 +24,18 @@ class Grid:
     letters: str
 
     def __post_init__(self) -> None:
+        if not isinstance(self.board, Board):
+            raise GridError(f"a Grid's board must be a Board (such as Board(3, 3)), got {type(self.board).__name__}")
+        if not isinstance(self.letters, str):
+            raise GridError(f"a Grid's letters must be a string, got {type(self.letters).__name__}")
         if len(self.letters) != self.board.size:
             raise GridError(
                 f"a {self.board.shape_name} grid needs {plural(self.board.size, 'letter')}, "
                 f"got {len(self.letters)}"
             )
         if not re.fullmatch(r"[A-Z]*", self.letters):
-            raise GridError(f"grid letters must be A-Z, got {self.letters!r}")
+            lower = " (capitals: parse_grid reads any case)" if re.fullmatch(r"[A-Za-z]*", self.letters) else ""
+            raise GridError(f"grid letters must be A-Z{lower}, got {self.letters!r}")
 
     @cached_property
     def letter_masks(self) -> dict[str, int]:
@@ -77,6 +82,33 @@ def empty_row_line(text: str) -> str | None:
     return None
 
 
+def shape_value(shape: str | tuple[int, int]) -> tuple[int, int]:
+    """(rows, cols) from ``"RxC"`` (such as ``"5x5"``) or a pair of whole numbers; ShapeError
+    for anything else."""
+    if isinstance(shape, str):
+        return parse_shape(shape)
+    if (isinstance(shape, tuple | list) and len(shape) == 2
+            and all(isinstance(n, int) and not isinstance(n, bool) for n in shape)):
+        return shape[0], shape[1]
+    raise ShapeError(f"a shape is 'RxC' (such as '5x5') or a pair of whole numbers, got {shape!r}")
+
+
+def as_grid(grid: Grid | str, shape: str | tuple[int, int] | None = None, moves: MoveRule | None = None) -> Grid:
+    """A Grid as is, or letters read by :func:`parse_grid` (with king moves unless ``moves``
+    says otherwise). A Grid carries its board: a ``shape`` or ``moves`` given with it must be
+    its board's (GridError otherwise; they used to be ignored, and a grid scored by king moves
+    when rook moves were asked)."""
+    if not isinstance(grid, Grid):
+        return parse_grid(grid, shape, "king" if moves is None else moves)
+    board = grid.board
+    if moves is not None and moves != board.moves:
+        raise GridError(f"the grid is on a board with {board.moves_text}, but moves={moves!r} was given: "
+                        "give its letters to read them on another board")
+    if shape is not None and shape_value(shape) != (board.rows, board.cols):
+        raise GridError(f"the grid is {board.shape_name}, but shape={shape!r} was given")
+    return grid
+
+
 def parse_grid(
     text: str,
     shape: str | tuple[int, int] | None = None,
@@ -93,6 +125,11 @@ def parse_grid(
     >>> parse_grid("abcdef ghijkl", board=Board.letter_boxed(4, 3)).rows()
     ['ABC', 'DEF', 'GHI', 'JKL']
     """
+    if not isinstance(text, str):
+        raise GridError(f"a grid is a Grid or its letters as a string (such as 'THOAINESL'), "
+                        f"got {type(text).__name__}")
+    if board is not None and not isinstance(board, Board):
+        raise GridError(f"board must be a Board, got {type(board).__name__}")
     if board is not None and shape is not None:
         raise GridError("give a board or a shape, not both")
     empty = empty_row_line(text)
@@ -112,10 +149,8 @@ def parse_grid(
         raise GridError(f"the grid's rows must be equally long; got rows of {', '.join(map(str, widths))} letters")
     if shape is None:
         rows, cols = (len(widths), widths[0]) if len(widths) > 1 else shape_for_length(len(letters))
-    elif isinstance(shape, str):
-        rows, cols = parse_shape(shape)
     else:
-        rows, cols = shape
+        rows, cols = shape_value(shape)
     if len(widths) > 1 and (len(widths), widths[0]) != (rows, cols):
         raise GridError(f"the grid has {len(widths)} rows of {widths[0]} letters, but the shape is {rows}x{cols}")
     return Grid(Board(rows, cols, moves), letters)

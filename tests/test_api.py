@@ -45,6 +45,29 @@ def test_constructors_refuse_bad_questions_with_the_clis_message(make, message):
         make()
 
 
+def test_a_grid_keeps_its_board_and_bad_grids_are_input_errors():
+    """A Grid carries its board: asked with other moves or another shape it is refused (it
+    used to be scored by king moves whatever was asked); letters are read with them. Values
+    that are no grid, shape or board are the project's error, never a stray TypeError."""
+    grid = eg.parse_grid("thoainesl")
+    assert eg.score(grid, moves="king", shape=(3, 3)).total == 32_913_047
+    assert eg.score("thoainesl", moves="rook").words == {"OHIO"}  # O-H-I-A, the last O altered
+    with pytest.raises(eg.InputError, match="king moves, but moves='rook' was given"):
+        eg.score(grid, moves="rook")
+    with pytest.raises(eg.InputError, match="the grid is 3x3, but shape='2x2' was given"):
+        eg.check(grid, shape="2x2")
+    for bad in (123, None, b"THOAINESL", ["THO", "AIN", "ESL"]):
+        with pytest.raises(eg.InputError, match="a grid is a Grid or its letters as a string"):
+            eg.score(bad)
+    for shape in ((3,), 9, (3.0, 3)):
+        with pytest.raises(eg.InputError, match="a shape is 'RxC'"):
+            eg.score("thoainesl", shape=shape)
+    with pytest.raises(eg.InputError, match="board must be a Board"):
+        eg.Grid("3x3", "THOAINESL")
+    with pytest.raises(eg.InputError, match="capitals"):
+        eg.Grid(eg.Board(3, 3), "thoainesl")
+
+
 def test_the_library_and_the_cli_print_the_same_error():
     from click.testing import CliRunner
 

@@ -25,7 +25,7 @@ from ..data import word_list
 from ..data.us import state, us_states, us_tiles
 from ..finder import Match, Score, is_found, score
 from ..geometry import MoveRule, PathRule
-from ..grid import Grid, parse_grid
+from ..grid import Grid, as_grid
 from ..inputs import InputError
 from ..words import WordList
 from .text import marked_spelling
@@ -232,7 +232,7 @@ def picture_of(
     budget: int = 1,
     path_rule: PathRule = "walk",
     shape: str | tuple[int, int] | None = None,
-    moves: MoveRule = "king",
+    moves: MoveRule | None = None,
     checklist: Checklist | ChecklistResult | str | Path | None = None,
     water_borders: bool | None = None,
     tile_map: bool | None = None,
@@ -286,12 +286,12 @@ def picture_of(
 
 def _read_subject(
     subject: object, words: WordList | str | Path | None, budget: int, path_rule: PathRule,
-    shape: str | tuple[int, int] | None, moves: MoveRule,
+    shape: str | tuple[int, int] | None, moves: MoveRule | None,
 ) -> tuple[Score, dict[str, Match], str]:
     """The score to draw, witnesses that replace the score's, and a heading. An answer says
     what it draws through its ``picture_parts()`` (so that this layer imports no solver)."""
     if isinstance(subject, Grid | str):
-        grid = subject if isinstance(subject, Grid) else parse_grid(subject, shape, moves)
+        grid = as_grid(subject, shape, moves)
         listed = word_list(words)
         return score(grid, listed, listed.check_budget(budget), path_rule), {}, ""
     if isinstance(subject, Score):
