@@ -21,7 +21,10 @@ INLINOIS, UTAH as ATAH, IOWA as IOHA and IDAHO as IEAHO, as the puzzle states.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 # PathRule and PATH_RULES live in geometry; they stay importable from here too
@@ -29,7 +32,50 @@ from .geometry import PATH_RULES, Board, PathRule, cells_of, path_rule_text
 from .grid import Grid
 from .inputs import InputError
 from .notebook import block, letters_table, line, table
+from .stopping import DeadlinePassed
 from .words import WordList
+
+_DEADLINE: ContextVar[float | None] = ContextVar("exactgrid_finder_deadline", default=None)
+
+SIMPLE_STEPS = 20_000
+"""How many steps a simple-path search takes between two looks at :func:`searching_until`'s deadline."""
+
+
+@contextmanager
+def searching_until(deadline: float | None) -> Iterator[None]:
+    """While the body runs (in this thread or task), the finder's simple-path searches raise
+    :class:`~exactgrid.stopping.DeadlinePassed` once ``deadline`` (a ``time.monotonic()``
+    value; None: none) has passed (:class:`FinderTimedOut`).
+
+    Why: they are depth-first searches over paths, exponential in the budget (a 13-letter
+    word with a budget of 13 on 5x5 took minutes), and a command checking a solver's grid
+    must still honour its time limit. Walks need no deadline: their search is linear."""
+    token = _DEADLINE.set(deadline)
+    try:
+        yield
+    finally:
+        _DEADLINE.reset(token)
+
+
+class FinderTimedOut(DeadlinePassed):
+    """A simple-path search of the finder was cut short by :func:`searching_until`'s deadline."""
+
+
+class _Steps:
+    """Counts a simple-path search's steps, and looks at the deadline every so often."""
+
+    def __init__(self, deadline: float) -> None:
+        self.deadline, self.count = deadline, 0
+
+    def step(self) -> None:
+        self.count += 1
+        if self.count % SIMPLE_STEPS == 0 and time.monotonic() > self.deadline:
+            raise FinderTimedOut("the time limit came while the finder searched simple paths")
+
+
+def _steps() -> _Steps | None:
+    deadline = _DEADLINE.get()
+    return None if deadline is None else _Steps(deadline)
 
 
 @dataclass(frozen=True)
@@ -193,12 +239,15 @@ def _simple_witness(grid: Grid, word: str, budget: int) -> Match | None:
     board = grid.board
     n = len(word)
     best: list[tuple] = []  # [(subs, key sequence, path)]
+    steps = _steps()
 
     def key(i: int, cell: int) -> tuple:
         letter = grid.letters[cell]
         return (1, "") if letter == word[i] else (0, letter)
 
     def extend(path: list[int], used: int, keys: list[tuple]) -> None:
+        if steps is not None:
+            steps.step()
         i = len(path)
         if i == n:  # the path compared from its end: the last cell lowest, then each earlier one
             candidate = (used, tuple(keys), tuple(reversed(path)))
@@ -228,8 +277,11 @@ def _simple_witness(grid: Grid, word: str, budget: int) -> Match | None:
 def _simple_found(grid: Grid, word: str, budget: int) -> bool:
     board = grid.board
     n = len(word)
+    steps = _steps()
 
     def extend(cell: int, i: int, used: int, visited: int) -> bool:
+        if steps is not None:
+            steps.step()
         if i == n - 1:
             return True
         for nxt in board.neighbours[cell]:
@@ -372,8 +424,11 @@ def find_pattern(
 
 def _simple_pattern(grid: Grid, word: str, allowed: list[int]) -> Match | None:
     board = grid.board
+    steps = _steps()
 
     def extend(path: list[int]) -> tuple[int, ...] | None:
+        if steps is not None:
+            steps.step()
         i = len(path)
         if i == len(word):
             return tuple(path)

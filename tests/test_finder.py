@@ -271,3 +271,42 @@ def test_one_witness_type_for_the_finder_and_the_dictionary_search():
             assert (word, path, spelled) == ("TREE", (2, 4, 1, 3), "TRFE")
     found = search_words(grid, ["TREE"], budget=0)[0]
     assert isinstance(found, Match) and "".join(grid.letters[c] for c in found.path) == found.spelled == "TREE"
+
+
+def test_a_simple_path_search_stops_at_its_deadline_and_walks_need_none():
+    """``searching_until``: the finder's simple-path searches (exponential in the budget) raise
+    FinderTimedOut once the deadline has passed, looking at it every SIMPLE_STEPS steps; walks,
+    and searches outside the block, are unaffected. A deadline already past makes this
+    independent of the machine's speed."""
+    import time
+
+    from exactgrid.finder import SIMPLE_STEPS, FinderTimedOut, searching_until
+
+    grid = parse_grid("ETAOINSHRDLUETAOINSHRDLUE")
+    past = time.monotonic() - 1
+    with searching_until(past):
+        with pytest.raises(FinderTimedOut, match="simple paths"):
+            find(grid, "MASSACHUSETTS", 6, "simple")  # every path within the budget, for the canonical one
+        assert find(grid, "MASSACHUSETTS", 6, "walk") is not None  # linear: never cut short
+        # fewer steps than SIMPLE_STEPS: done before the first look (the best needs 5 letters altered)
+        assert find(grid, "OHIO", 1, "simple") is not None and not is_found(grid, "MASSACHUSETTS", 4, "simple")
+    assert is_found(grid, "MASSACHUSETTS", 6, "simple")  # outside the block: no deadline
+    assert SIMPLE_STEPS > 0
+
+
+def test_fit_answers_unknown_when_the_finder_cannot_check_its_grid_in_time(monkeypatch):
+    """A grid is shown only once the finder has checked it: when its check on simple paths
+    outlasts the time limit, fit answers UNKNOWN and says why (it used to run on for minutes
+    past the limit, a budget of 13 on a 13-letter word)."""
+    import exactgrid as eg
+    import exactgrid.fitting.answer as fit_answer
+    from exactgrid.finder import FinderTimedOut
+
+    def slow_check(question, grid, measure=False):
+        raise FinderTimedOut("the time limit came while the finder searched simple paths")
+
+    monkeypatch.setattr(fit_answer, "check_grid", slow_check)
+    question = eg.Question(eg.Board(3, 3), required=["OHIO"], path_rule="simple")
+    answer = eg.fit(question, backend="cadical", time_limit=60, counting=False)
+    assert answer.verdict == "unknown" and answer.grid is None
+    assert "a grid is shown only once checked" in answer.detail

@@ -184,3 +184,19 @@ def test_an_empty_conflict_names_the_chain_it_leaves_in_the_background():
     assert answer.verdict == eg.Verdict.DOES_NOT_FIT and answer.conflict == ()
     assert "why: the chain alone cannot hold together" in answer.text()
     assert "minimum score" not in answer.text()
+
+
+def test_a_closed_session_and_a_bad_time_limit_are_input_errors():
+    """Asking a closed session (an AttributeError from the solver before) and a negative time
+    limit (an UNKNOWN before) are the project's one-line errors; closing twice is harmless."""
+    question = eg.Question(eg.Board(3, 3), required=["OHIO"])
+    with eg.FitSession(question) as session:
+        with pytest.raises(eg.InputError, match="finite number of seconds"):
+            session.ask(time_limit=-1)
+        assert session.ask(time_limit=60).verdict == "fits"
+    session.close()
+    for asking in (session.ask, session.explain):
+        with pytest.raises(eg.InputError, match="this FitSession is closed"):
+            asking()
+    with pytest.raises(eg.InputError, match="FitSession takes a Question"):
+        eg.FitSession("OHIO")

@@ -22,7 +22,7 @@ from ..backends.base import SolverDisagreement, check_result, child_result, fail
 from ..backends.ilp import FLOAT_EXACT_TOTAL
 from ..backends.portfolio import RACE_GRACE_SECONDS as _RACE_GRACE
 from ..encoding import Encoding, EncodingTimeout, encode
-from ..finder import find
+from ..finder import FinderTimedOut, find, searching_until
 from ..grid import Grid
 from ..inputs import InputError, check_seconds
 from ..model import BoolModel
@@ -105,7 +105,7 @@ def fit(question: Question, backend: str | Backend | None = None, time_limit: fl
     in-process runs here meanwhile, and the loop's answer is read when it returns undecided.
     """
     if not isinstance(question, Question):
-        raise TypeError(f"fit() takes a Question, got {type(question).__name__}")
+        raise InputError(f"fit() takes a Question, got {type(question).__name__}")
     if not question.asks_something:
         raise SpecError(ASKS_NOTHING)
     if time_limit is not None:
@@ -117,11 +117,16 @@ def fit(question: Question, backend: str | Backend | None = None, time_limit: fl
     started = time.monotonic()
     run = _Run(question, solver, started, None if time_limit is None else started + time_limit, on_progress,
                encoding, first)
+    checks_until = None if run.deadline is None else run.deadline + _RACE_GRACE
     try:
         run.tell(f"solving with {solver.name}")
-        answer = _decide(run, seed, explain, counting, write or {})
+        with searching_until(checks_until):  # the finder's check of a grid on simple paths, too
+            answer = _decide(run, seed, explain, counting, write or {})
     except ChildFailed as exc:  # the backend's child, beside the counting loop's
         raise failed(solver.name, exc) from exc
+    except FinderTimedOut as exc:  # a grid was found, but the finder had not confirmed it in time
+        answer = FitAnswer(Verdict.UNKNOWN, question, backend=solver.name, model_size=run.size(),
+                           detail=f"{exc}, checking the grid found: a grid is shown only once checked")
     except (KeyboardInterrupt, RuntimeError) as caught:  # Ctrl-C, or SIGTERM/SIGHUP (see exactgrid.stopping)
         if (exc := interruption_behind(caught)) is None:
             raise

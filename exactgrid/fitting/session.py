@@ -29,8 +29,10 @@ from dataclasses import dataclass
 
 from ..answer import DEFAULT_TIME_LIMIT, Outcome
 from ..backends import Backend, Result, Status, backend_name, get_backend
+from ..backends.portfolio import RACE_GRACE_SECONDS
 from ..encoding import Encoding, encode
-from ..inputs import FrozenDict, check_seconds
+from ..finder import FinderTimedOut, searching_until
+from ..inputs import FrozenDict, InputError, check_seconds
 from ..question import Question, Requirement, SpecError, Verdict, merge_cell_letters
 from ..stopping import interruption
 from .answer import Explanation, FitAnswer, model_size, verified_answer
@@ -72,7 +74,7 @@ class FitSession:
     def __init__(self, question: Question, backend: str | Backend | None = SESSION_BACKEND, seed: int = 0,
                  time_limit: float | None = None) -> None:
         if not isinstance(question, Question):
-            raise TypeError(f"FitSession takes a Question, got {type(question).__name__}")
+            raise InputError(f"FitSession takes a Question, got {type(question).__name__}")
         self.question = question
         self.backend = backend if isinstance(backend, Backend) else get_backend(backend)
         deadline = None if time_limit is None else time.monotonic() + check_seconds(time_limit)
@@ -82,6 +84,7 @@ class FitSession:
                             "up front, which a session cannot do; ask with fit() instead")
         self.session = self.backend.open_session(self.encoding.model, seed)
         self.calls = 0
+        self.closed = False
 
     # -- the parts of a question --------------------------------------------------------------
 
@@ -125,6 +128,8 @@ class FitSession:
         with ``conflict``, the parts in the solver's core (not minimised: see :meth:`explain`).
         """
         started = time.monotonic()
+        self._check_open()
+        time_limit = None if time_limit is None else check_seconds(time_limit)
         question = self.question_for(fixed, required, domains)
         parts = self.parts(question)
         result = self.session.solve(assumed(parts), time_limit)
@@ -138,7 +143,17 @@ class FitSession:
         if result.status == Status.UNKNOWN:
             return FitAnswer(Verdict.UNKNOWN, detail=result.detail, **common)
         grid = self.encoding.decode(result.true_vars or (), question.cells)
-        return verified_answer(grid, result.backend, **common)
+        checks_until = None if time_limit is None else started + time_limit + RACE_GRACE_SECONDS
+        try:
+            with searching_until(checks_until):  # the finder's check of a grid on simple paths, too
+                return verified_answer(grid, result.backend, **common)
+        except FinderTimedOut as exc:
+            return FitAnswer(Verdict.UNKNOWN, detail=f"{exc}, checking the grid found: a grid is shown only "
+                                                     "once checked", **common)
+
+    def _check_open(self) -> None:
+        if self.closed:
+            raise InputError("this FitSession is closed: open a new one to ask more")
 
     def explain(self, question: Question | None = None,
                 time_limit: float | None = None) -> tuple[tuple[str, ...], bool]:
@@ -158,6 +173,7 @@ class FitSession:
         """:meth:`explain`'s conflict and minimality, and whether the question was refuted at
         all (False: the time ran out before the first refutation, and the conflict is every
         part)."""
+        self._check_open()
         question = question or self.question
         deadline = None if time_limit is None else time.monotonic() + check_seconds(time_limit)
         parts = self.parts(question)
@@ -190,8 +206,10 @@ class FitSession:
         return tuple(p.label for p in current), True, True
 
     def close(self) -> None:
-        """Free the solver."""
-        self.session.close()
+        """Free the solver (asking afterwards is an InputError)."""
+        if not self.closed:
+            self.closed = True
+            self.session.close()
 
     def __enter__(self) -> FitSession:
         return self
