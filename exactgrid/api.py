@@ -25,7 +25,7 @@ from .finder import Score
 from .finder import score as score_grid
 from .geometry import MoveRule, PathRule
 from .grid import Grid, as_grid
-from .inputs import InputError, check_seconds
+from .inputs import InputError, as_items, check_seconds
 from .notebook import answer_html, coloured, table
 from .question import Question
 from .render.text import checklist_dict, checklist_table, item_evidence, score_dict, score_text
@@ -127,7 +127,7 @@ def check(grid: Grid | str, checklist: Checklist | str | Path | None = None, wat
         checklist = default_checklist()
     elif not isinstance(checklist, Checklist):
         checklist = load_checklist(checklist)
-    only = tuple(only)
+    only = as_items(only, "only")
     if only:
         checklist = checklist.select(only)
     result = score(grid, words, budget, path_rule, shape, moves)

@@ -36,6 +36,15 @@ class InputError(ValueError):
     """Input that cannot be understood or cannot make sense (one line, exit status 2 at the CLI)."""
 
 
+def check_path(value: Any, what: str) -> str | os.PathLike[str]:
+    """``value`` as a file's path: a str or an ``os.PathLike`` (a Path); InputError for anything
+    else. Why: ``open()`` takes an int as a file descriptor, so a number given for a path read
+    (and closed) whatever file the process had open under it."""
+    if isinstance(value, str) or (isinstance(value, os.PathLike) and isinstance(os.fspath(value), str)):
+        return value
+    raise InputError(f"{what} must be a file's path (a str or a Path), got {type(value).__name__}")
+
+
 def read_text_file(path: str | os.PathLike[str], what: str) -> str:
     """The text of a regular file, decoded as UTF-8; InputError with the reason otherwise.
 
@@ -43,7 +52,7 @@ def read_text_file(path: str | os.PathLike[str], what: str) -> str:
     files, files over :data:`MAX_INPUT_BYTES` and text that is not UTF-8 are refused; a
     leading byte order mark is dropped (see :func:`decode_text`).
     """
-    name = str(path)
+    name = str(check_path(path, what))
     try:
         if os.path.isdir(path):
             raise InputError(f"{what} {name!r} is a directory, not a file")
@@ -65,7 +74,9 @@ def no_stuck_fifo(path: str | os.PathLike[str]) -> Iterator[None]:
     """Around the writing of ``path``: InputError at once when it is a FIFO that no process
     reads (opening it to write would wait forever, past any time limit). A FIFO with a reader
     (``>(gzip > m.cnf.gz)``) is held open for writing meanwhile, so that the reader, which
-    this look must not leave with an end of file, waits for the writing proper."""
+    this look must not leave with an end of file, waits for the writing proper. A ``path``
+    that is no path (:func:`check_path`) is an InputError too."""
+    check_path(path, "the file to write")
     descriptor = None
     try:
         if stat.S_ISFIFO(os.stat(path).st_mode):
@@ -206,6 +217,26 @@ def check_whole(value: Any, what: str, low: int = 0, high: int | None = None) ->
         limits = f"from {low} to {high}" if high is not None else f">= {low}"
         raise InputError(f"{what} must be a whole number {limits}, got {value!r}")
     return value
+
+
+def as_items(value: Any, what: str) -> tuple[Any, ...]:
+    """A list of names given as any iterable, or one name alone: a lone string is one item,
+    never its letters (``only="C2C"`` was read as the items C, 2 and C). InputError for a
+    value that is neither (a number, None)."""
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, Mapping) or not isinstance(value, Iterable):
+        raise InputError(f"{what} must be a list of names, got {type(value).__name__}")
+    return tuple(value)
+
+
+MAX_SEED = 2**31 - 1
+"""The largest random seed (the solvers' seeds are 32-bit signed integers)."""
+
+
+def check_seed(value: Any) -> int:
+    """A random seed: a whole number from 0 to :data:`MAX_SEED`."""
+    return check_whole(value, "seed", 0, MAX_SEED)
 
 
 def check_flag(value: Any, what: str) -> bool:

@@ -237,3 +237,42 @@ def test_a_model_too_large_is_refused_and_a_slow_encoding_answers_unknown():
     assert answer.verdict == "unknown" and "while encoding" in answer.detail
     with pytest.raises(ModelTooLarge):
         encode(build_question(requirements=["OHIO"], shape="5x5"), max_literals=100)
+
+
+def test_paths_seeds_and_lists_of_names_are_checked_at_the_library_door(tmp_path):
+    """A number given for a path is refused (open() took it as a file descriptor: it read the
+    caller's open file and closed it); seeds are 0 to 2**31 - 1, as on the command line; a
+    lone string where a list of names goes is one name (``only="C2C"`` was read as C, 2, C)."""
+    import os
+
+    import exactgrid as eg
+
+    handle = tmp_path / "open.txt"
+    handle.write_text("OHIO\n")
+    descriptor = os.open(handle, os.O_RDONLY)
+    try:
+        for read in (lambda: eg.read_word_list(descriptor), lambda: eg.load_checklist(descriptor),
+                     lambda: eg.score("thoainesl", words=descriptor), lambda: eg.load_instance(descriptor)):
+            with pytest.raises(eg.InputError, match=r"must be a file's path \(a str or a Path\), got int"):
+                read()
+        os.fstat(descriptor)  # still open
+    finally:
+        os.close(descriptor)
+    question = eg.Question(eg.Board(2, 2), required=["OHIO"])
+    for seed, message in ((None, "seed must be a whole number, got None"), (1.5, "got 1.5"),
+                          (-1, "from 0 to 2147483647, got -1"), (2**31, "got 2147483648")):
+        with pytest.raises(eg.InputError, match=message):
+            eg.fit(question, seed=seed, time_limit=60)
+        with pytest.raises(eg.InputError, match=message):
+            eg.solve(question, seed=seed, time_limit=1, workers=1)
+    with pytest.raises(eg.InputError, match="write must map formats to paths"):
+        eg.fit(question, write=5, time_limit=60)
+    with pytest.raises(eg.InputError, match="start must be a Grid or its letters"):
+        eg.solve(question, start=5, time_limit=1, workers=1)
+    assert [i.key for i in eg.check("thoainesl", only="C2C").checklist.items] == ["C2C"]
+    assert eg.build_question(requirements="OHIO", shape="3x3").required[0].word == "OHIO"
+    all_words = eg.Question(required=["OHIO"], optional="all").optional
+    assert eg.build_question(requirements=["OHIO"], optional="all").optional == all_words
+    for bad in (5, None):
+        with pytest.raises(eg.InputError, match="must be a list of names"):
+            eg.check("thoainesl", only=bad)

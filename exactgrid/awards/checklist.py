@@ -24,7 +24,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
-from ..inputs import MAX_WHOLE, InputError, parse_toml, read_text_file
+from ..inputs import MAX_WHOLE, InputError, as_items, parse_toml, read_text_file
 from .chains import find_chain, population, resolve_states
 from .errors import ChecklistError
 
@@ -84,9 +84,12 @@ class Checklist:
     def select(self, keys: Iterable[str]) -> Checklist:
         """A checklist with only the given item keys (case-insensitive), in checklist order.
 
-        Raises ChecklistError naming an unknown key.
+        Raises ChecklistError naming an unknown key. A lone string is one key.
         """
-        wanted = {k.upper() for k in keys}
+        given = as_items(keys, "checklist item keys")
+        if not all(isinstance(k, str) for k in given):
+            raise ChecklistError(f"checklist item keys are text such as 'C2C', got {list(given)!r}")
+        wanted = {k.upper() for k in given}
         unknown = sorted(wanted - {k.upper() for k in self.keys()})
         if unknown:
             raise ChecklistError(

@@ -30,7 +30,7 @@ import click
 
 from ..finder import PATH_RULES
 from ..geometry import MOVE_RULES
-from ..inputs import InputError, read_text_file, read_text_stream
+from ..inputs import MAX_SEED, InputError, read_text_file, read_text_stream
 from ..stopping import interruption
 from .base import (
     FileName,
@@ -77,7 +77,7 @@ if TYPE_CHECKING:
 @click.option("--backend", default=None, metavar="NAME", help="Solver backend (see 'exactgrid backends').")
 @click.option("--time-limit", type=Seconds(), default=60.0, show_default=True, metavar="SECONDS",
               help="Give up with UNKNOWN (exit 3) after this long.")
-@click.option("--seed", type=click.IntRange(0, 2**31 - 1), default=0, show_default=True,
+@click.option("--seed", type=click.IntRange(0, MAX_SEED), default=0, show_default=True,
               help="Random seed handed to the solver.")
 @click.option("--local-search", type=Seconds(), default=0.0, show_default=True, metavar="SECONDS",
               help="First look for a grid by local search (exactgrid solve --graded's annealer) for up to this long, "
@@ -192,7 +192,7 @@ def _which_awards(ctx: click.Context, base: Any, checklist_path: str | None, awa
 @click.option("--scheduler", metavar="ADDRESS", default=None,
               help="Run on the Dask cluster whose scheduler is at ADDRESS (e.g. tcp://host:8786); "
                    "needs pip install 'exactgrid[dask]'.")
-@click.option("--seed", type=click.IntRange(0, 2**31 - 1), default=0, show_default=True)
+@click.option("--seed", type=click.IntRange(0, MAX_SEED), default=0, show_default=True)
 @progress_option
 @click.option("--json", "as_json", is_flag=True,
               help="Accepted for uniformity: the answers are JSON lines anyway (and bad input is then a JSON "

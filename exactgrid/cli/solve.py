@@ -10,6 +10,7 @@ from __future__ import annotations
 import click
 
 from ..geometry import MOVE_RULES
+from ..inputs import MAX_SEED
 from .base import (
     Seconds,
     award_options,
@@ -43,7 +44,7 @@ from .progress import Progress, progress_option, time_left
               help="Stop after this long with the best grid so far (Ctrl-C and SIGTERM too, with exit 3).")
 @click.option("--workers", type=click.IntRange(min=1), default=None, metavar="N",
               help="Search threads (default: one per core; more than the cores here are lowered to them).")
-@click.option("--seed", type=click.IntRange(0, 2**31 - 1), default=0, show_default=True)
+@click.option("--seed", type=click.IntRange(0, MAX_SEED), default=0, show_default=True)
 @click.option("--max-proposals", type=click.IntRange(min=1), default=None, metavar="N",
               help="Also stop after N proposals, shared between the workers: with one worker, the same --seed "
                    "then ends with the same best grid on any machine, however fast (unless --time-limit comes "

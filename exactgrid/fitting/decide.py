@@ -24,7 +24,7 @@ from ..backends.portfolio import RACE_GRACE_SECONDS as _RACE_GRACE
 from ..encoding import Encoding, EncodingTimeout, encode
 from ..finder import FinderTimedOut, find, searching_until
 from ..grid import Grid
-from ..inputs import InputError, check_seconds
+from ..inputs import InputError, check_seconds, check_seed
 from ..model import BoolModel
 from ..prove.cores import CoreRefutation, refute_by_cores
 from ..question import ASKS_NOTHING, Question, SpecError, Verdict
@@ -110,6 +110,7 @@ def fit(question: Question, backend: str | Backend | None = None, time_limit: fl
         raise SpecError(ASKS_NOTHING)
     if time_limit is not None:
         time_limit = check_seconds(time_limit)
+    seed = check_seed(seed)
     if encoding is not None and encoding.spec != question:
         raise InputError("the encoding given to fit was built for another question")
     _check_formats(write or {})
@@ -138,6 +139,8 @@ def fit(question: Question, backend: str | Backend | None = None, time_limit: fl
 
 
 def _check_formats(write: Mapping[str, str | Path]) -> None:
+    if not isinstance(write, Mapping):
+        raise InputError(f"write must map formats to paths ({{'cnf': 'model.cnf'}}), got {type(write).__name__}")
     unknown = sorted(set(write) - set(EXPORT_FORMATS))
     if unknown:
         raise InputError(f"cannot write a model as {', '.join(unknown)}: the formats are {', '.join(EXPORT_FORMATS)}")

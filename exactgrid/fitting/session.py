@@ -32,7 +32,7 @@ from ..backends import Backend, Result, Status, backend_name, get_backend
 from ..backends.portfolio import RACE_GRACE_SECONDS
 from ..encoding import Encoding, encode
 from ..finder import FinderTimedOut, searching_until
-from ..inputs import FrozenDict, InputError, check_seconds
+from ..inputs import FrozenDict, InputError, as_items, check_seconds, check_seed
 from ..question import Question, Requirement, SpecError, Verdict, merge_cell_letters
 from ..stopping import interruption
 from .answer import Explanation, FitAnswer, model_size, verified_answer
@@ -76,6 +76,7 @@ class FitSession:
         if not isinstance(question, Question):
             raise InputError(f"FitSession takes a Question, got {type(question).__name__}")
         self.question = question
+        seed = check_seed(seed)
         self.backend = backend if isinstance(backend, Backend) else get_backend(backend)
         deadline = None if time_limit is None else time.monotonic() + check_seconds(time_limit)
         self.encoding: Encoding = encode(question, deadline=deadline, assumable=True)
@@ -96,7 +97,8 @@ class FitSession:
         base = self.question
         extra = Question(base.board, fixed=fixed or FrozenDict(), domains=domains or FrozenDict())  # checked
         cells = merge_cell_letters(base.board, base.cells, extra.cells)
-        return base.but(fixed=FrozenDict(), domains=FrozenDict(cells), required=(*base.required, *required))
+        return base.but(fixed=FrozenDict(), domains=FrozenDict(cells),
+                        required=(*base.required, *as_items(required, "required words")))
 
     def parts(self, question: Question) -> list[Part]:
         """The assumptions that pose ``question`` (made by :meth:`question_for`) to this encoding."""

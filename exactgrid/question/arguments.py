@@ -7,9 +7,7 @@ from pathlib import Path
 
 from ..data import word_list
 from ..geometry import MOVE_RULES, Board, ShapeError, parse_shape
-from ..inputs import (
-    check_text,
-)
+from ..inputs import as_items, check_text
 from ..words import WordList
 from .core import ASKS_NOTHING, Question
 from .requirement import SpecError, merge_cell_letters, parse_cell_letters
@@ -56,10 +54,10 @@ def build_question(
         domains = merge_cell_letters(board, domains, parse_cell_letters(check_text(text, "cells"), board))
     question = Question(
         board=board, budget=budget, path_rule=path_rule,  # type: ignore[arg-type]
-        required=tuple(check_text(t, "a requirement") for t in requirements),
-        forbidden=tuple(check_text(f, "a forbidden word") for f in forbid),
-        fixed=dict(fixed or {}), domains=domains, optional=tuple(optional), min_score=min_score, min_count=min_count,
-        words=words, symmetry_breaking=symmetry_breaking,
+        required=tuple(check_text(t, "a requirement") for t in as_items(requirements, "requirements")),
+        forbidden=tuple(check_text(f, "a forbidden word") for f in as_items(forbid, "forbid")),
+        fixed=dict(fixed or {}), domains=domains, optional=as_items(optional, "optional"), min_score=min_score,
+        min_count=min_count, words=words, symmetry_breaking=symmetry_breaking,
     )
     if not question.asks_something and not allow_empty:
         raise SpecError(ASKS_NOTHING)

@@ -8,6 +8,7 @@ from pathlib import Path
 from ..awards import Checklist, default_checklist, load_checklist
 from ..awards.chains import border_graph
 from ..data.us import us_states
+from ..inputs import as_items
 from ..wording import first_few
 from .core import Chain, Question, SpecError
 from .requirement import Requirement
@@ -16,7 +17,7 @@ from .requirement import Requirement
 def choose_checklist(checklist: Checklist | str | Path | None = None, awards: Iterable[str] = ()) -> Checklist | None:
     """The checklist asked for: a Checklist, a TOML file, or (None) the default Altered States 2
     awards; narrowed to the item keys in ``awards`` when given. None when neither is given."""
-    awards = tuple(awards)
+    awards = as_items(awards, "awards")
     if checklist is None and not awards:
         return None
     if checklist is None:

@@ -18,7 +18,7 @@ from ..awards import Checklist, ChecklistResult, default_checklist, evaluate
 from ..data.us import us_states
 from ..finder import Match, Score
 from ..grid import Grid
-from ..inputs import InputError, check_seconds, clamp_workers_warning
+from ..inputs import InputError, check_path, check_seconds, check_seed, clamp_workers_warning
 from ..question import Question, Verdict, checklist_question, choose_checklist
 from ..render.text import checklist_dict, checklist_table, score_dict, score_text, search_progress_line
 from ..stopping import first_interruption_only, interruption, is_interruption, raise_if_interrupted
@@ -226,6 +226,8 @@ class _News:
         self.out = out
         self.file: Any = None
         self.out_error = ""
+        if out is not None:
+            check_path(out, "out")
         if out is not None and os.path.exists(out) and stat.S_ISFIFO(os.stat(out).st_mode):
             raise InputError(f"cannot write {str(out)!r}: it is a FIFO, and writing to it would block the search")
 
@@ -353,6 +355,7 @@ def solve(question: Question | None = None, *, checklist: Checklist | str | Path
     chosen = choose_checklist(checklist, awards)
     constrained = solve_question(question, chosen, water_borders=water_borders)
     time_limit = None if time_limit is None else check_seconds(time_limit)
+    seed = check_seed(seed)
     if certify_window is not None:  # before the search, not after it
         check_window(constrained, certify_window)
     certify_time_limit = None if certify_time_limit is None else check_seconds(certify_time_limit)
@@ -398,6 +401,8 @@ def _start_letters(question: Question, start: Grid | str | None) -> str | None:
     """The start grid's letters, checked against the board (None: no start grid)."""
     if start is None:
         return None
+    if not isinstance(start, Grid | str):
+        raise InputError(f"start must be a Grid or its letters as a string, got {type(start).__name__}")
     start_grid = start if isinstance(start, Grid) else Grid(question.board, _letters(start))
     if start_grid.board.size != question.board.size:
         raise InputError(f"the start grid has {start_grid.board.size} cells; the board has {question.board.size}")
