@@ -200,3 +200,13 @@ def test_a_closed_session_and_a_bad_time_limit_are_input_errors():
             asking()
     with pytest.raises(eg.InputError, match="FitSession takes a Question"):
         eg.FitSession("OHIO")
+
+
+def test_explain_with_no_time_to_build_its_model_answers_unknown_and_says_why():
+    """A time limit that ends while the model is built is UNKNOWN with the reason (it was an
+    EncodingTimeout exception), like fit's."""
+    question = eg.Question(eg.Board(3, 3), required=["ILLINOIS:exact", "UTAH:exact"])
+    answer = eg.explain(question, time_limit=0)
+    assert answer.outcome == eg.Outcome.UNKNOWN and answer.exit_code == 3
+    assert "while encoding" in answer.text() and answer.to_dict()["detail"] == answer.detail
+    assert tuple(eg.explain(question, time_limit=60)) == (("ILLINOIS:exact", "UTAH:exact"), True)

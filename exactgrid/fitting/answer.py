@@ -221,12 +221,16 @@ class Explanation(Answer):
     backend: str = ""
     seconds: float = 0.0
     stopped_by: str | None = None
+    detail: str = ""
+    """With UNKNOWN before any solving: why (the time limit came while the model was built)."""
 
     def __iter__(self) -> Iterator[Any]:
         return iter((self.conflict, self.minimal))
 
     def text(self) -> str:
         """One line: the conflict, or why there is none."""
+        if self.outcome == Outcome.UNKNOWN and self.detail:
+            return f"UNKNOWN after {self.seconds:.1f} s: {self.detail}"
         if self.outcome == Outcome.UNKNOWN:
             return (f"UNKNOWN after {self.seconds:.1f} s: not refuted yet; parts not yet shown unneeded: "
                     f"{', '.join(self.conflict) or '-'}")
@@ -235,9 +239,9 @@ class Explanation(Answer):
         return f"DOES NOT FIT: {why} cannot hold together ({proven}; backend {self.backend}, {self.seconds:.2f} s)"
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready: the contract's keys, conflict, minimal, backend."""
+        """JSON-ready: the contract's keys, conflict, minimal, backend, and detail when set."""
         return {**self.contract_dict(), "conflict": list(self.conflict), "minimal": self.minimal,
-                "backend": self.backend}
+                "backend": self.backend, **({"detail": self.detail} if self.detail else {})}
 
 
 def verified_answer(grid: Grid, solver_name: str, question: Question, **fields: Any) -> FitAnswer:

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from ..answer import DEFAULT_TIME_LIMIT, Outcome
 from ..backends import Backend, Result, Status, backend_name, get_backend
 from ..backends.portfolio import RACE_GRACE_SECONDS
-from ..encoding import Encoding, encode
+from ..encoding import Encoding, EncodingTimeout, encode
 from ..finder import FinderTimedOut, searching_until
 from ..inputs import FrozenDict, InputError, as_items, check_seconds, check_seed
 from ..question import Question, Requirement, SpecError, Verdict, merge_cell_letters
@@ -229,11 +229,16 @@ def explain(question: Question, backend: str | Backend | None = None,
     UNKNOWN with ``stopped_by`` set."""
     started = time.monotonic()
     solver = session_backend(backend)
+    limit = None if time_limit is None else check_seconds(time_limit)
     try:
-        with FitSession(question, solver, time_limit=time_limit) as session:
-            conflict, minimal, refuted = session.shrink_conflict(time_limit=time_limit)
+        with FitSession(question, solver, time_limit=limit) as session:
+            left = None if limit is None else max(0.0, started + limit - time.monotonic())
+            conflict, minimal, refuted = session.shrink_conflict(time_limit=left)
     except KeyboardInterrupt as exc:
         return Explanation(Outcome.UNKNOWN, question, backend=solver.name, seconds=time.monotonic() - started,
                            stopped_by=interruption(exc))
+    except EncodingTimeout as exc:
+        return Explanation(Outcome.UNKNOWN, question, backend=solver.name, seconds=time.monotonic() - started,
+                           detail=str(exc))
     outcome = Outcome.DOES_NOT_FIT if refuted else Outcome.UNKNOWN
     return Explanation(outcome, question, conflict, minimal, solver.name, time.monotonic() - started)
