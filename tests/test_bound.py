@@ -214,3 +214,21 @@ def test_a_question_no_grid_meets_is_refuted_by_the_exact_model_at_once(monkeypa
     assert answer.word_cores == (WordCore((), ()),)
     assert answer.confirmation.startswith("certified") and all(run.accepted for run in answer.checkers)
     assert "word count core 1: no grid with the question's own constraints" in answer.text()
+
+
+def test_a_bounds_seconds_count_its_certificate(monkeypatch):
+    """``BoundAnswer.seconds`` is the whole call's: the certificate's time counts (it was left
+    out: 2.7 s reported for 4.6 s). A certificate that takes at least 0.5 s stands in."""
+    import time
+
+    import exactgrid.prove.bound as bound_module
+
+    def slow_certificate(answer, *args, **kwargs):
+        time.sleep(0.5)
+        return answer
+
+    monkeypatch.setattr(bound_module, "confirm_bound", slow_certificate)
+    question = build_question(requirements=["OHIO"], forbid=["IOWA"], shape="3x3")
+    started = time.monotonic()
+    answer = bound_module.bound(question, time_limit=60, certify=True)
+    assert 0.5 <= answer.seconds <= time.monotonic() - started

@@ -293,11 +293,12 @@ class _BoundRun:
         if not self.settings.certify or interrupted or cutter is None:
             return result
         try:
-            return confirm_bound(result, self.question, self.settings.certify_seconds, self.checker,
-                                 capacity=self.settings.capacity)
+            confirmed = confirm_bound(result, self.question, self.settings.certify_seconds, self.checker,
+                                      capacity=self.settings.capacity)
         except KeyboardInterrupt as exc:
             stopped = interruption(exc)
-            return replace(result, confirmation=f"not certified: interrupted ({stopped})", stopped_by=stopped)
+            confirmed = replace(result, confirmation=f"not certified: interrupted ({stopped})", stopped_by=stopped)
+        return replace(confirmed, seconds=self._seconds())  # the certificate's time counts too
 
 
 def bound(question: Question, time_limit: float | None = DEFAULT_TIME_LIMIT,
