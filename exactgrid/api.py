@@ -25,7 +25,7 @@ from .finder import Score
 from .finder import score as score_grid
 from .geometry import MoveRule, PathRule
 from .grid import Grid, as_grid
-from .inputs import InputError, as_items, check_seconds
+from .inputs import InputError, as_items, check_flag, check_seconds
 from .notebook import answer_html, coloured, table
 from .question import Question
 from .render.text import checklist_dict, checklist_table, item_evidence, score_dict, score_text
@@ -159,6 +159,11 @@ def fit(question: Question, backend: str | Backend | None = None, time_limit: fl
     started = time.monotonic()
     if time_limit is not None:
         time_limit = check_seconds(time_limit)
+    local_search = check_seconds(local_search, "local_search")
+    for flag, what in ((explain, "explain"), (counting, "counting"), (certify, "certify")):
+        check_flag(flag, what)
+    if on_progress is not None and not callable(on_progress):
+        raise InputError(f"on_progress must be a function of one event, got {type(on_progress).__name__}")
     try:  # an interruption while the solvers' modules load is an answer too
         from .fitting import fit as decide
 

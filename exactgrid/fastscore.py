@@ -101,6 +101,11 @@ class Scorer:
 
     def __init__(self, board: Board, words: WordList, budget: int = 1, path_rule: str = "walk",
                  chunk: int = 32768, small_batch: int = 4096, small_chunk: int = 1024) -> None:
+        if not isinstance(board, Board):
+            raise FastScoreError(f"a Scorer's board must be a Board (such as Board(5, 5)), got {type(board).__name__}")
+        if not isinstance(words, WordList):
+            raise FastScoreError(f"a Scorer's words must be a WordList (such as eg.us_states()), "
+                                 f"got {type(words).__name__}")
         if path_rule != "walk":
             raise FastScoreError(
                 f"the fast scorer handles walks only, not {path_rule!r} paths; use exactgrid.finder.score"
@@ -111,7 +116,7 @@ class Scorer:
             raise FastScoreError("the word list is empty")
         self.board = board
         self.words = words
-        self.budget = min(budget, words.longest)  # a larger budget alters nothing more
+        self.budget = words.check_budget(budget)
         self.chunk = chunk
         self.small_batch = small_batch
         self.small_chunk = small_chunk

@@ -276,3 +276,30 @@ def test_paths_seeds_and_lists_of_names_are_checked_at_the_library_door(tmp_path
     for bad in (5, None):
         with pytest.raises(eg.InputError, match="must be a list of names"):
             eg.check("thoainesl", only=bad)
+
+
+@pytest.mark.parametrize("call,message", [
+    (lambda eg, q: eg.bound(q, time_limit=5, cores_per_round=0), "cores_per_round must be a whole number >= 1"),
+    (lambda eg, q: eg.bound(q, time_limit=5, exact_seconds=-1), "exact_seconds must be a finite number"),
+    (lambda eg, q: eg.bound(q, time_limit=5, certify=True, certify_seconds=float("nan")), "certify_seconds must be"),
+    (lambda eg, q: eg.bound("OHIO"), "bound\\(\\) takes a Question, got str"),
+    (lambda eg, q: eg.fit(q, local_search=-1), "local_search must be a finite number"),
+    (lambda eg, q: eg.fit(q, explain="yes"), "explain must be true or false"),
+    (lambda eg, q: eg.fit(q, on_progress=5), "on_progress must be a function"),
+    (lambda eg, q: eg.fit(q, backend="portfolio:"), "names no option after its ':'"),
+    (lambda eg, q: eg.solve(q, max_proposals=0, workers=1), "max_proposals must be a whole number >= 1"),
+    (lambda eg, q: eg.Scorer(eg.Board(3, 3), eg.us_states(), budget=99), "the alteration budget must be from 0 to 13"),
+    (lambda eg, q: eg.Scorer("3x3", eg.us_states()), "a Scorer's board must be a Board"),
+    (lambda eg, q: eg.Scorer(eg.Board(3, 3), "us-states"), "a Scorer's words must be a WordList"),
+    (lambda eg, q: eg.evaluate(eg.default_checklist(), ["OHIO"], total=-5), "total must be a whole number >= 0"),
+    (lambda eg, q: eg.check("thoainesl", water_borders="yes"), "water_borders must be true or false"),
+    (lambda eg, q: eg.refute_by_cores(q, 5, relaxation="nope"), "relaxation must be one of sat, highs"),
+])
+def test_the_librarys_options_refuse_values_they_cannot_mean(call, message):
+    """Values the fuzz campaign found accepted (and mostly ignored, or taken as something
+    else), each now one InputError saying what is expected."""
+    import exactgrid as eg
+
+    question = eg.Question(eg.Board(2, 2), required=["OHIO"])
+    with pytest.raises(eg.InputError, match=message):
+        call(eg, question)

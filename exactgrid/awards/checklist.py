@@ -24,7 +24,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
-from ..inputs import MAX_WHOLE, InputError, as_items, parse_toml, read_text_file
+from ..inputs import MAX_WHOLE, InputError, as_items, check_flag, check_whole, parse_toml, read_text_file
 from .chains import find_chain, population, resolve_states
 from .errors import ChecklistError
 
@@ -258,9 +258,11 @@ def evaluate(
     >>> result.total, result.failed[:2]
     (32913047, ('20S', '200M'))
     """
-    keys = resolve_states(found)
-    water = checklist.water_borders if water_borders is None else water_borders
-    score = population(keys) if total is None else total
+    if not isinstance(checklist, Checklist):
+        raise ChecklistError(f"evaluate takes a Checklist, got {type(checklist).__name__}")
+    keys = resolve_states(as_items(found, "the found states"))
+    water = checklist.water_borders if water_borders is None else check_flag(water_borders, "water_borders")
+    score = population(keys) if total is None else check_whole(total, "total")
     results = tuple(evaluate_item(item, keys, score, water) for item in checklist.items)
     return ChecklistResult(checklist, results, tuple(sorted(keys)), score, water)
 

@@ -128,7 +128,9 @@ def get_backend(name: str | None = None) -> Backend:
     'cadical'
     """
     name = backend_name(name)
-    base, _, option = name.partition(":")
+    base, colon, option = name.partition(":")
+    if colon and not option:
+        raise BackendError(f"backend {name!r} names no option after its ':' (say {base!r}, or {base}:OPTION)")
     points = _entry_points()
     if base not in points:
         if base in KNOWN_PLUGINS:

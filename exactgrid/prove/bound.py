@@ -30,7 +30,7 @@ from ..backends.ilp import HighsModel
 from ..encoding import EncodingTimeout
 from ..finder import find
 from ..grid import Grid
-from ..inputs import InputError, check_seconds, check_whole, clamp_workers_warning
+from ..inputs import InputError, check_flag, check_seconds, check_whole, clamp_workers_warning
 from ..pool import dask_client, dask_threads, process_pool, stop_pool
 from ..question import Question, checklist_question, choose_checklist
 from ..stopping import interruption
@@ -352,7 +352,15 @@ def bound(question: Question, time_limit: float | None = DEFAULT_TIME_LIMIT,
     ``backend`` other than HiGHS for ``cores``, ...) or an unreachable ``scheduler``.
     """
     started = time.monotonic()
+    if not isinstance(question, Question):
+        raise InputError(f"bound() takes a Question, got {type(question).__name__}")
     limit = None if time_limit is None else check_seconds(time_limit)
+    certify_seconds = None if certify_seconds is None else check_seconds(certify_seconds, "certify_seconds")
+    exact_seconds = None if exact_seconds is None else check_seconds(exact_seconds, "exact_seconds")
+    cores_per_round = check_whole(cores_per_round, "cores_per_round", 1)
+    for flag, what in ((certify, "certify"), (triples, "triples"), (exact, "exact"), (capacity, "capacity"),
+                       (score_every_word, "score_every_word")):
+        check_flag(flag, what)
     _check_method(method, backend, certify=certify, triples=triples, exact=exact,
                   workers=workers not in (None, 1), executor=executor is not None, scheduler=scheduler is not None)
     if score_every_word and not question.optional:

@@ -26,7 +26,7 @@ from ..answer import DEFAULT_TIME_LIMIT, OnProgress, ProgressEvent
 from ..backends import Status, get_backend
 from ..backends.ilp import HighsModel
 from ..grid import Grid
-from ..inputs import check_seconds
+from ..inputs import InputError, check_seconds
 from ..question import Question
 from ..stopping import interruption
 from ..verify import check_grid
@@ -376,6 +376,10 @@ def _check_spelled(question: Question, grid: Grid) -> None:
                              + "; ".join(problems))
 
 
+RELAXATION_SOLVERS = ("sat", "highs")
+"""What solves the counting relaxation in :func:`refute_by_cores`: a SAT session or HiGHS."""
+
+
 def refute_by_cores(question: Question, time_limit: float | None = DEFAULT_TIME_LIMIT, backend: str = "cadical",
                     on_round: Callable[[CoreLoop], None] | None = None, triples: bool = False,
                     exact: bool = False, relaxation: str = "sat",
@@ -391,6 +395,8 @@ def refute_by_cores(question: Question, time_limit: float | None = DEFAULT_TIME_
     started = time.monotonic()
     if time_limit is not None:
         time_limit = check_seconds(time_limit)
+    if relaxation not in RELAXATION_SOLVERS:
+        raise InputError(f"relaxation must be one of {', '.join(RELAXATION_SOLVERS)}, got {relaxation!r}")
     try:
         loop = CoreLoop(question, backend, triples, exact, relaxation)
     except PlacementTooLarge as exc:
