@@ -589,6 +589,8 @@ def encode(spec: Question, letter_presence: bool = True, deadline: float | None 
     ``found``: every optional word gets a found variable (true: the word is spelled, within the
     budget), to assume or read, with nothing else changed (the counting bound's exact check).
     """
+    if not isinstance(spec, Question):
+        raise InputError(f"encode() takes a Question, got {type(spec).__name__}")
     enc = _Encoder(spec, deadline, max_literals, assumable)
     model = enc.model
     required_lits = {r.word: model.new_var(f"require_{r.word}") for r in spec.required} if assumable else {}

@@ -172,8 +172,8 @@ class Board:
         if not 1 <= count <= MAX_CELLS:
             raise ShapeError(f"a board needs 1 to {MAX_CELLS} cells, got {size!r}")
         near: list[set[int]] = [set() for _ in range(count)]
-        if isinstance(edges, str | bytes):
-            raise ShapeError("edges must be a list of (cell, cell) pairs")
+        if isinstance(edges, str | bytes) or not isinstance(edges, Iterable):
+            raise ShapeError(f"edges must be a list of (cell, cell) pairs, got {type(edges).__name__}")
         for edge in edges:
             pair = () if isinstance(edge, str | bytes) or not isinstance(edge, Iterable) else tuple(edge)
             if len(pair) != 2:
@@ -524,6 +524,8 @@ def cells_of(mask: int) -> list[int]:
 
 def shape_for_length(length: int) -> tuple[int, int]:
     """The square shape with ``length`` cells, or ShapeError if there is none."""
+    if length > MAX_CELLS:
+        raise ShapeError(f"a grid of {length:,} letters is too big: a board has at most {MAX_CELLS:,} cells")
     side = round(length**0.5)
     if length < 1 or side * side != length:
         raise ShapeError(

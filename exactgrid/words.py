@@ -74,6 +74,11 @@ class WordList:
     """What output calls a weight ("population", "weight")."""
 
     def __post_init__(self) -> None:
+        for what in ("weights", "aliases", "names"):
+            if not isinstance(getattr(self, what), Mapping):
+                example = "{'OHIO': 11799448}" if what == "weights" else "{'NY': 'NEWYORK'}"
+                raise InputError(f"a WordList's {what} must map words to values, such as {example}; "
+                                 f"got {type(getattr(self, what)).__name__}")
         weights = FrozenDict(self.weights)
         for word, weight in weights.items():
             if not isinstance(word, str) or not _UPPER_WORD(word):
@@ -83,6 +88,8 @@ class WordList:
         if sum(weights.values()) > MAX_WHOLE:
             raise InputError(f"the weights of the list add up to more than 2**62 = {MAX_WHOLE:,} (too large to score)")
         for alias, word in dict(self.aliases).items():
+            if not isinstance(alias, str) or not _UPPER_WORD(alias):
+                raise InputError(f"alias {alias!r} must be upper-case letters A-Z only, as typed words are read")
             if word not in weights:
                 raise InputError(f"alias {alias!r} names {word!r}, which is not on the list")
         object.__setattr__(self, "weights", weights)

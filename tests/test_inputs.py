@@ -3,6 +3,7 @@ under ``--json``), never a traceback or a silent misreading."""
 
 import json
 import os
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -303,3 +304,31 @@ def test_the_librarys_options_refuse_values_they_cannot_mean(call, message):
     question = eg.Question(eg.Board(2, 2), required=["OHIO"])
     with pytest.raises(eg.InputError, match=message):
         call(eg, question)
+
+
+@pytest.mark.parametrize("call,message", [
+    (lambda eg: eg.WordList(["OHIO"]), "a WordList's weights must map words to values"),
+    (lambda eg: eg.WordList({"OHIO": 1}, aliases={"oh": "OHIO"}), "alias 'oh' must be upper-case"),
+    (lambda eg: eg.Board.from_edges(3, None), "edges must be a list of \\(cell, cell\\) pairs"),
+    (lambda eg: eg.Question(eg.Board(3, 3), fixed={0: "A", "0": "B"}), "fixed cell '0' is not a cell"),
+    (lambda eg: eg.Chain(None, None), "a chain's sources must be a list of words"),
+    (lambda eg: eg.Chain(("OHIO",), ("UTAH",), links=[("OHIO",)]), "a chain's link is a pair of words"),
+    (lambda eg: eg.score("A" * 10**6), "a grid of 1,000,000 letters is too big"),
+    (lambda eg: eg.encode("OHIO"), "encode\\(\\) takes a Question"),
+    (lambda eg: eg.refute_by_cores("OHIO"), "refute_by_cores\\(\\) takes a Question"),
+    (lambda eg: eg.fit("OHIO"), "fit\\(\\) takes a Question"),
+    (lambda eg: list(eg.fit_many([(1, 2, 3)], workers=1)), "fit_many takes Questions or \\(id, Question\\) pairs"),
+    (lambda eg: list(eg.fit_many(eg.Question(required=["OHIO"]), workers=1)), "an iterable of Questions"),
+    (lambda eg: eg.load_instance("instances/benchmarks/fit/3x3_seed_pinned.toml", require=["UTAH"]),
+     "unknown question argument 'require'"),
+    (lambda eg: __import__("exactgrid.puzzles.sumsquares").puzzles.sumsquares.check_grid("1234", -2),
+     "n must be a whole number from 1 to 12, got -2"),
+])
+def test_values_of_the_wrong_kind_are_the_projects_errors_not_pythons(call, message, monkeypatch):
+    """Each of these was a TypeError, ValueError or AttributeError from deep inside (the fuzz
+    campaign's), or a message naming the wrong problem."""
+    import exactgrid as eg
+
+    monkeypatch.chdir(Path(__file__).resolve().parents[1])
+    with pytest.raises(eg.InputError, match=message):
+        call(eg)

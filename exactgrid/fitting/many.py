@@ -25,7 +25,15 @@ from pathlib import Path
 from typing import Any
 
 from ..answer import DEFAULT_TIME_LIMIT, Answer, Outcome
-from ..inputs import InputError, check_seconds, check_whole, clamp_workers_warning, usable_cores, value_error_text
+from ..inputs import (
+    InputError,
+    check_seconds,
+    check_seed,
+    check_whole,
+    clamp_workers_warning,
+    usable_cores,
+    value_error_text,
+)
 from ..pool import STOP_POLL_SECONDS, ClusterStop, dask_client_of, process_pool, run_stopped, stop_pool
 from ..pool import dask_executor as dask_executor  # re-exported: fit_many on a Dask cluster
 from ..question import Question, Verdict, question_from_table
@@ -208,10 +216,13 @@ def fit_many(
     SIGTERM or SIGHUP the pool is stopped, every question not answered is yielded as "not
     answered: interrupted (...)", and then the interruption is raised.
     """
+    if isinstance(questions, Question) or not isinstance(questions, Iterable):
+        raise InputError(f"fit_many takes an iterable of Questions (for one, use fit), got {type(questions).__name__}")
     if time_limit is not None:
         time_limit = check_seconds(time_limit)
     if total_time_limit is not None:
         total_time_limit = check_seconds(total_time_limit, "total time limit")
+    seed = check_seed(seed)
     close = None
     if executor is None and scheduler is not None:
         executor, close = dask_executor(scheduler, total_time_limit)
@@ -301,9 +312,9 @@ class _Batch:
             if isinstance(given, ManyAnswer):
                 yield given
                 continue
-            ident, question = given if isinstance(given, tuple) else (index, given)
+            ident, question = given if isinstance(given, tuple) and len(given) == 2 else (index, given)
             if not isinstance(question, Question):
-                raise TypeError(f"fit_many takes Questions or (id, Question) pairs, got {question!r}")
+                raise InputError(f"fit_many takes Questions or (id, Question) pairs, got {given!r}")
             self.pending[self._submit(ident, question)] = (ident, question, alone)
 
     def _submit(self, ident: Any, question: Question) -> Future[ManyAnswer]:

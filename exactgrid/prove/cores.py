@@ -393,6 +393,8 @@ def refute_by_cores(question: Question, time_limit: float | None = DEFAULT_TIME_
     then be ``fits``, with a grid. ``on_round(loop)`` hears each round, ``on_progress`` each
     core cut (see :meth:`CoreLoop.run`). Ctrl-C/SIGTERM answers ``open`` with ``stopped_by``."""
     started = time.monotonic()
+    if not isinstance(question, Question):
+        raise InputError(f"refute_by_cores() takes a Question, got {type(question).__name__}")
     if time_limit is not None:
         time_limit = check_seconds(time_limit)
     if relaxation not in RELAXATION_SOLVERS:

@@ -33,7 +33,7 @@ Two methods that share nothing but the rules, and a referee that shares nothing 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -95,6 +95,10 @@ def parse_digits(digits: Digits, n: int) -> tuple[tuple[int, ...], ...]:
     row), a sequence of row strings, a sequence of n row numbers (zero-padded to n digits, as
     the seed writes ``04893`` as ``4893``), or a sequence of n sequences of digits.
     """
+    n = check_n(n)
+    if digits is None or isinstance(digits, bytes) or not isinstance(digits, str | Iterable):
+        raise SumSquaresInputError(f"a grid is rows of digits ('12/34') or a list of rows, "
+                                   f"got {type(digits).__name__}")
     if isinstance(digits, str):
         parts = digits.replace("/", " ").replace(",", " ").split()
         if len(parts) == 1 and len(parts[0]) == n * n:

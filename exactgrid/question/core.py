@@ -49,13 +49,20 @@ class Chain:
     def __post_init__(self) -> None:
         for name in ("sources", "targets"):
             value = getattr(self, name)
-            if isinstance(value, str) or not all(isinstance(w, str) for w in value):
+            if not isinstance(value, str) and isinstance(value, Iterable):
+                value = tuple(value)
+            if not isinstance(value, tuple) or not all(isinstance(w, str) for w in value):
                 raise SpecError(f"a chain's {name} must be a list of words, got {value!r}")
             if not value:
                 raise SpecError(f"a chain needs at least one word in its {name}")
             object.__setattr__(self, name, tuple(value))
         links = set()
+        if isinstance(self.links, str) or not isinstance(self.links, Iterable):
+            raise SpecError(f"a chain's links must be pairs of words, got {self.links!r}")
         for pair in self.links:
+            if (isinstance(pair, str) or not isinstance(pair, Iterable) or len(pair := tuple(pair)) != 2
+                    or not all(isinstance(w, str) for w in pair)):
+                raise SpecError(f"a chain's link is a pair of words, such as ('OHIO', 'INDIANA'), got {pair!r}")
             a, b = pair
             if a == b:
                 raise SpecError(f"a chain links two different words, not {a} with itself")
@@ -225,9 +232,10 @@ class Question:
             kind = "{cell: letter}" if single else "{cell: letters}"
             raise SpecError(f"{what}s must be {kind} or rows of text, got {given!r}")
         cells = {}
-        for cell, letters in sorted(given.items()):
+        for cell in given:  # before sorting: keys of mixed types do not sort
             if isinstance(cell, bool) or not isinstance(cell, int) or not 0 <= cell < self.board.size:
                 raise SpecError(f"{what} {cell!r} is not a cell of the board (0..{self.board.size - 1})")
+        for cell, letters in sorted(given.items()):
             label = self.board.label(cell)
             if single:
                 if not isinstance(letters, str) or not re.fullmatch(r"[A-Z]", letters):

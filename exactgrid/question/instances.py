@@ -3,6 +3,7 @@ and the answer expected, merged with overrides the way the CLI merges its option
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,10 +46,18 @@ LIST_ARGUMENTS = ("requirements", "forbid", "optional", "cells")
 """Arguments of :func:`build_question` that overrides add to; other overrides replace."""
 
 
+ARGUMENTS = frozenset(inspect.signature(build_question).parameters)
+"""The arguments of :func:`build_question`, which an instance's overrides may give."""
+
+
 def merge_arguments(base: Mapping[str, Any], overrides: Mapping[str, Any]) -> dict[str, Any]:
     """Arguments of :func:`build_question` from a base (an instance) and overrides (the command
     line): requirements, forbids, optional words and cells add up; any other override wins."""
     merged = dict(base)
+    unknown = sorted(set(overrides) - ARGUMENTS)
+    if unknown:
+        raise SpecError(f"unknown question argument {', '.join(map(repr, unknown))}; the arguments are "
+                        f"{', '.join(sorted(ARGUMENTS))}")
     for key, value in overrides.items():
         if key in LIST_ARGUMENTS:
             merged[key] = [*_as_list(merged.get(key)), *_as_list(value)]
