@@ -99,3 +99,20 @@ def test_fit_certifies_a_refutation_by_counting(monkeypatch):
                                       "--certify", "--backend", "undecided", "--time-limit", "60"])
     assert result.exit_code == 1 and "backend counting" in result.output, result.output
     assert "\ncertified: DRUP proofs from CaDiCaL" in result.output and "counting relaxation" in result.output
+
+
+def test_a_refutation_its_certificate_finds_satisfiable_is_a_solver_disagreement(monkeypatch):
+    """fit --certify on a refutation that CaDiCaL then finds satisfiable: a bug (the refutation
+    was wrong), raised as SolverDisagreement, never a DOES NOT FIT shown beside "not
+    certified"."""
+    import exactgrid.prove.certify as certify_module
+    from exactgrid.backends.base import SolverDisagreement
+    from exactgrid.prove.certify import Certificate
+
+    def satisfiable(question, time_limit, encoding=None):
+        return Certificate(False, "test", detail="CaDiCaL finds the question's model satisfiable", satisfiable=True)
+
+    monkeypatch.setattr(certify_module, "certify_refutation", satisfiable)
+    refuted = eg.Question(eg.Board(3, 3), required=["ILLINOIS:exact", "UTAH:exact"])
+    with pytest.raises(SolverDisagreement, match="refuted the question, but CaDiCaL finds"):
+        eg.fit(refuted, backend="cadical", time_limit=60, counting=False, certify=True)

@@ -183,6 +183,17 @@ def _fit_in_child(question: Question, backend: str | None, limit: float | None, 
     yield ("done", "answer", answer)
 
 
+def _checked_options(questions: Any, time_limit: float | None, total_time_limit: float | None,
+                     seed: int) -> tuple[float | None, float | None, int]:
+    """:func:`fit_many`'s time limits and seed, checked, once ``questions`` is known to be
+    an iterable (not one Question)."""
+    if isinstance(questions, Question) or not isinstance(questions, Iterable):
+        raise InputError(f"fit_many takes an iterable of Questions (for one, use fit), got {type(questions).__name__}")
+    return (None if time_limit is None else check_seconds(time_limit),
+            None if total_time_limit is None else check_seconds(total_time_limit, "total time limit"),
+            check_seed(seed))
+
+
 def fit_many(
     questions: Iterable[Question | tuple[Any, Question] | ManyAnswer],
     backend: str | None = None,
@@ -216,13 +227,7 @@ def fit_many(
     SIGTERM or SIGHUP the pool is stopped, every question not answered is yielded as "not
     answered: interrupted (...)", and then the interruption is raised.
     """
-    if isinstance(questions, Question) or not isinstance(questions, Iterable):
-        raise InputError(f"fit_many takes an iterable of Questions (for one, use fit), got {type(questions).__name__}")
-    if time_limit is not None:
-        time_limit = check_seconds(time_limit)
-    if total_time_limit is not None:
-        total_time_limit = check_seconds(total_time_limit, "total time limit")
-    seed = check_seed(seed)
+    time_limit, total_time_limit, seed = _checked_options(questions, time_limit, total_time_limit, seed)
     close = None
     if executor is None and scheduler is not None:
         executor, close = dask_executor(scheduler, total_time_limit)
