@@ -76,7 +76,9 @@ def test_open_bounds_say_what_they_hold():
     stopped = BoundAnswer("open", 1_000, 2_000, stopped_by="SIGTERM")
     assert stopped.outcome == Outcome.BOUNDED and stopped.exit_code == STOPPED_EXIT
     answer = bound(build_question(optional=["all"], shape="5x5", allow_empty=True), time_limit=1.0)
-    assert answer.status == "open" and "the time limit came first" in answer.detail  # 5x5 needs far longer
+    # 5x5 needs far longer; the limit may come while the relaxation is still being built (a
+    # loaded machine, a cold process) or after its first solve: either is open and says so
+    assert answer.status == "open" and "time limit" in answer.detail, answer.detail
     assert answer.outcome == (Outcome.UNKNOWN if answer.bound is None else Outcome.BOUNDED)
     assert answer.exit_code == (3 if answer.bound is None else 0) and answer.stopped_by is None
 
