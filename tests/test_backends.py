@@ -169,15 +169,21 @@ def test_a_race_whose_members_all_finish_undecided_keeps_their_best_solution():
     assert all(children.finished)
 
 
+def _contradiction() -> BoolModel:
+    """A model with no solution: a and not a."""
+    model = BoolModel()
+    a = model.new_var()
+    model.add_clause([a])
+    model.add_clause([-a])
+    return model
+
+
 def test_a_failing_member_leaves_the_race_and_the_others_decide():
     """One member's solver is broken: the race goes on without it (it used to raise, ending
     the whole race and a fit-many batch with it), and a member still standing answers."""
     from exactgrid.backends.portfolio import race
 
-    model = BoolModel()
-    a = model.new_var()
-    model.add_clause([a])
-    model.add_clause([-a])
+    model = _contradiction()
     result, children = race([racers.Broken(), racers.SlowRefuter(0.2)], model, time_limit=30, seed=0, name="p")
     assert result.status == Status.UNSAT and result.backend == "p(slow-refuter)"
     assert "ImportError: simulated broken solver" in children.failures[0].reason
@@ -207,10 +213,7 @@ def test_a_member_that_refuses_the_model_leaves_the_race_and_its_refusal_is_one_
     from inside a child reads the same: no module path, no "failed"."""
     from exactgrid.backends.portfolio import race
 
-    model = BoolModel()
-    a = model.new_var()
-    model.add_clause([a])
-    model.add_clause([-a])
+    model = _contradiction()
     result, _ = race([racers.RefusesUpFront(), racers.SlowRefuter(0.2)], model, time_limit=30, seed=0, name="p")
     assert result.status == Status.UNSAT and result.backend == "p(slow-refuter)"
     undecided, _ = race([racers.RefusesUpFront(), racers.Undecided()], model, time_limit=0.5, seed=0, name="p")
