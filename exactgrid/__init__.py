@@ -99,7 +99,7 @@ class _RenamedPaths(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     def create_module(self, spec: Any) -> types.ModuleType:
         parts = spec.name.split(".")
         new = ".".join([__name__, RENAMED[parts[1]], *parts[2:]])
-        warnings.warn(f"{spec.name} is now {new}", DeprecationWarning, stacklevel=3)
+        warnings.warn(f"{spec.name} is now {new}", DeprecationWarning, stacklevel=2)
         module = importlib.import_module(new)
         self.real_specs[spec.name] = module.__spec__  # importlib stamps the alias's spec on it
         return module

@@ -116,7 +116,9 @@ def check(grid: Grid | str, checklist: Checklist | str | Path | None = None, wat
     """Score a grid on the US states and run a checklist on it (default: the Altered States 2
     awards; ``only``: just these item keys): the score and the checklist's verdict, item by
     item. ``words``: another list is accepted only if every word it finds is a US state (a
-    checklist judges US states), else InputError.
+    checklist judges US states), else InputError. ``shape`` and ``moves`` (default: king moves)
+    read letters; a Grid keeps its own board, and other moves or another shape asked of it are
+    refused (:func:`~exactgrid.grid.as_grid`).
 
     >>> score_found, verdict = check("thoainesl")
     >>> verdict.passed, check("thoainesl").outcome

@@ -116,7 +116,7 @@ class Scorer:
             raise FastScoreError("the word list is empty")
         self.board = board
         self.words = words
-        self.budget = words.check_budget(budget)
+        self.budget = min(budget, words.longest)  # a larger budget alters nothing more
         self.chunk = chunk
         self.small_batch = small_batch
         self.small_chunk = small_chunk

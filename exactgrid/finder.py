@@ -35,7 +35,7 @@ from .notebook import block, letters_table, line, table
 from .stopping import DeadlinePassed
 from .words import WordList
 
-_DEADLINE: ContextVar[float | None] = ContextVar("exactgrid_finder_deadline", default=None)
+_STEPS: ContextVar[_Steps | None] = ContextVar("exactgrid_finder_steps", default=None)
 
 SIMPLE_STEPS = 20_000
 """How many steps a simple-path search takes between two looks at :func:`searching_until`'s deadline."""
@@ -49,12 +49,18 @@ def searching_until(deadline: float | None) -> Iterator[None]:
 
     Why: they are depth-first searches over paths, exponential in the budget (a 13-letter
     word with a budget of 13 on 5x5 took minutes), and a command checking a solver's grid
-    must still honour its time limit. Walks need no deadline: their search is linear."""
-    token = _DEADLINE.set(deadline)
+    must still honour its time limit. Walks need no deadline: their search is linear. The
+    steps are counted over every search in the block (a check of many words makes many
+    short searches), and a block within a block keeps the earlier deadline."""
+    around = _STEPS.get()
+    if around is not None and (deadline is None or around.deadline <= deadline):
+        yield
+        return
+    token = _STEPS.set(None if deadline is None else _Steps(deadline))
     try:
         yield
     finally:
-        _DEADLINE.reset(token)
+        _STEPS.reset(token)
 
 
 class FinderTimedOut(DeadlinePassed):
@@ -74,8 +80,7 @@ class _Steps:
 
 
 def _steps() -> _Steps | None:
-    deadline = _DEADLINE.get()
-    return None if deadline is None else _Steps(deadline)
+    return _STEPS.get()
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import errno
 import math
+import operator
 import os
 import stat
 import sys
@@ -210,9 +211,14 @@ def check_seconds(value: Any, what: str = "time limit") -> float:
 
 
 def check_whole(value: Any, what: str, low: int = 0, high: int | None = None) -> int:
-    """A whole number from ``low`` to ``high`` (inclusive; no upper end when None), not a boolean."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InputError(f"{what} must be a whole number, got {value!r}")
+    """A whole number from ``low`` to ``high`` (inclusive; no upper end when None), not a boolean:
+    an int, or an integer of another kind (numpy's), returned as an int."""
+    try:
+        if isinstance(value, bool):
+            raise TypeError
+        value = operator.index(value)
+    except TypeError:
+        raise InputError(f"{what} must be a whole number, got {value!r}") from None
     if value < low or (high is not None and value > high):
         limits = f"from {low} to {high}" if high is not None else f">= {low}"
         raise InputError(f"{what} must be a whole number {limits}, got {value!r}")
@@ -225,7 +231,7 @@ def as_items(value: Any, what: str) -> tuple[Any, ...]:
     value that is neither (a number, None)."""
     if isinstance(value, str):
         return (value,)
-    if isinstance(value, Mapping) or not isinstance(value, Iterable):
+    if not isinstance(value, Iterable):
         raise InputError(f"{what} must be a list of names, got {type(value).__name__}")
     return tuple(value)
 

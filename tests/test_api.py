@@ -140,3 +140,18 @@ def test_the_public_api_reads_as_one():
     eg.fit(eg.Question(eg.Board(2, 2), required=["OHIO"]), time_limit=60)
     assert callable(eg.fit) and callable(eg.solve) and callable(eg.encode)
     assert eg.encode(eg.Question(eg.Board(2, 2), required=["OHIO"])).model.num_vars > 0
+
+
+def test_an_old_module_path_warns_where_a_script_imports_it(tmp_path):
+    """The DeprecationWarning of an old path points at the importing line, so that Python's
+    default filters show it for a script (pointed one frame further up, it came from
+    ``sys:1``, where they hide it)."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "old.py"
+    script.write_text("from exactgrid.encode import encode\nfrom exactgrid.fit.session import FitSession\n")
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    assert f"{script}:1: DeprecationWarning: exactgrid.encode is now exactgrid.encoding" in run.stderr
+    assert f"{script}:2: DeprecationWarning: exactgrid.fit is now exactgrid.fitting" in run.stderr

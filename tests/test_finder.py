@@ -2,6 +2,7 @@ import random
 
 import pytest
 
+from exactgrid.data import word_list
 from exactgrid.data.us import us_states
 from exactgrid.finder import fewest_alterations, find, is_found, score
 from exactgrid.geometry import Board
@@ -292,6 +293,13 @@ def test_a_simple_path_search_stops_at_its_deadline_and_walks_need_none():
         assert find(grid, "OHIO", 1, "simple") is not None and not is_found(grid, "MASSACHUSETTS", 4, "simple")
     assert is_found(grid, "MASSACHUSETTS", 6, "simple")  # outside the block: no deadline
     assert SIMPLE_STEPS > 0
+    # many short searches (a check of a long list) count their steps together
+    many = WordList({w: 1 for w in list(word_list("enable"))[:3000]}, "part of ENABLE")
+    with searching_until(past), pytest.raises(FinderTimedOut):
+        score(grid, many, 2, "simple")
+    # a block within a block keeps the earlier deadline; None inside does not lift it
+    with searching_until(past), searching_until(None), pytest.raises(FinderTimedOut):
+        find(grid, "MASSACHUSETTS", 6, "simple")
 
 
 def test_fit_answers_unknown_when_the_finder_cannot_check_its_grid_in_time(monkeypatch):

@@ -253,9 +253,11 @@ def test_paths_seeds_and_lists_of_names_are_checked_at_the_library_door(tmp_path
     descriptor = os.open(handle, os.O_RDONLY)
     try:
         for read in (lambda: eg.read_word_list(descriptor), lambda: eg.load_checklist(descriptor),
-                     lambda: eg.score("thoainesl", words=descriptor), lambda: eg.load_instance(descriptor)):
+                     lambda: eg.load_instance(descriptor)):
             with pytest.raises(eg.InputError, match=r"must be a file's path \(a str or a Path\), got int"):
                 read()
+        with pytest.raises(eg.InputError, match=r"a word list is a WordList, 'us-states', 'enable' or a file's path"):
+            eg.score("thoainesl", words=descriptor)
         os.fstat(descriptor)  # still open
     finally:
         os.close(descriptor)
@@ -266,6 +268,9 @@ def test_paths_seeds_and_lists_of_names_are_checked_at_the_library_door(tmp_path
             eg.fit(question, seed=seed, time_limit=60)
         with pytest.raises(eg.InputError, match=message):
             eg.solve(question, seed=seed, time_limit=1, workers=1)
+    import numpy
+
+    assert eg.fit(question, seed=numpy.int64(1), time_limit=60).verdict == "fits"  # numpy's integers are whole
     with pytest.raises(eg.InputError, match="write must map formats to paths"):
         eg.fit(question, write=5, time_limit=60)
     with pytest.raises(eg.InputError, match="start must be a Grid or its letters"):
@@ -289,7 +294,7 @@ def test_paths_seeds_and_lists_of_names_are_checked_at_the_library_door(tmp_path
     (lambda eg, q: eg.fit(q, on_progress=5), "on_progress must be a function"),
     (lambda eg, q: eg.fit(q, backend="portfolio:"), "names no option after its ':'"),
     (lambda eg, q: eg.solve(q, max_proposals=0, workers=1), "max_proposals must be a whole number >= 1"),
-    (lambda eg, q: eg.Scorer(eg.Board(3, 3), eg.us_states(), budget=99), "the alteration budget must be from 0 to 13"),
+    (lambda eg, q: eg.Scorer(eg.Board(3, 3), eg.us_states(), budget=-1), "alteration budget must be a whole number"),
     (lambda eg, q: eg.Scorer("3x3", eg.us_states()), "a Scorer's board must be a Board"),
     (lambda eg, q: eg.Scorer(eg.Board(3, 3), "us-states"), "a Scorer's words must be a WordList"),
     (lambda eg, q: eg.evaluate(eg.default_checklist(), ["OHIO"], total=-5), "total must be a whole number >= 0"),

@@ -177,15 +177,16 @@ def _calls(members: Sequence[Backend], model: BoolModel, time_limit: float | Non
         try:
             call = member.child_call(model, time_limit, seed + i)
         except BackendError as exc:
-            refusals.append((member.name, str(exc)))
+            refusals.append((member.name, exc))
             continue
         if call is None:
             raise BackendError("every member of a race must be able to run in a child (child_call)")
         taking.append(member)
         calls.append(call)
+    if len(refusals) == 1 and not calls:
+        raise refusals[0][1]  # the member's own refusal (a FloatingPointLimit, say)
     if not calls:
-        raise BackendError(refusals[0][1] if len(refusals) == 1
-                           else "; ".join(f"{who}: {why}" for who, why in refusals))
+        raise BackendError("; ".join(f"{who}: {why}" for who, why in refusals))
     return taking, calls, [f"{who} refused the model: {why}" for who, why in refusals]
 
 

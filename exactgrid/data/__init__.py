@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..inputs import InputError, check_path
+from ..inputs import InputError
 from ..words import WordList, read_word_list
 
 BUILTIN_LISTS = ("us-states", "enable")
@@ -31,7 +31,9 @@ def word_list(source: str | Path | WordList | None = None, deadline: float | Non
         from .enable import enable
 
         return enable()
-    check_path(source, "a word list")
+    if not isinstance(source, str | os.PathLike):
+        raise InputError(f"a word list is a WordList, 'us-states', 'enable' or a file's path, "
+                         f"got {type(source).__name__}")
     if not os.path.lexists(source):  # type: ignore[arg-type]
         raise InputError(f"unknown word list {str(source)!r}: neither a bundled list ({', '.join(BUILTIN_LISTS)}) "
                          "nor a file")

@@ -239,9 +239,9 @@ class Explanation(Answer):
         return f"DOES NOT FIT: {why} cannot hold together ({proven}; backend {self.backend}, {self.seconds:.2f} s)"
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready: the contract's keys, conflict, minimal, backend, and detail when set."""
+        """JSON-ready: the contract's keys, conflict, minimal, backend, detail."""
         return {**self.contract_dict(), "conflict": list(self.conflict), "minimal": self.minimal,
-                "backend": self.backend, **({"detail": self.detail} if self.detail else {})}
+                "backend": self.backend, "detail": self.detail}
 
 
 def verified_answer(grid: Grid, solver_name: str, question: Question, **fields: Any) -> FitAnswer:

@@ -65,8 +65,8 @@ class Certificate:
         return tuple(run.checker for run in self.checks)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready, stable keys: checked, method, lemmas, clauses, seconds, detail, checkers
-        (each {checker, accepted, finished, seconds, reason})."""
+        """JSON-ready, stable keys: checked, method, lemmas, clauses, seconds, detail,
+        satisfiable, checkers (each {checker, accepted, finished, seconds, reason})."""
         return {"checked": self.checked, "method": self.method, "lemmas": self.lemmas, "clauses": self.clauses,
                 "seconds": round(self.seconds, 3), "detail": self.detail, "satisfiable": self.satisfiable,
                 "checkers": [run.to_dict() for run in self.checks]}

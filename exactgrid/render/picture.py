@@ -241,7 +241,8 @@ def picture_of(
     """What the picture of ``subject`` shows.
 
     ``subject`` is a grid (letters are read as :func:`~exactgrid.grid.parse_grid` reads them,
-    with ``shape`` and ``moves``), a :class:`~exactgrid.finder.Score`, or the answer of ``fit``
+    with ``shape`` and ``moves``, king moves by default; a Grid keeps its own board, and other
+    moves or another shape asked of it are refused), a :class:`~exactgrid.finder.Score`, or the answer of ``fit``
     or ``solve`` (its question's word list and rules; a fit answer's required words are shown
     spelled the way the question pins them). ``words``, ``budget`` and ``path_rule`` apply to a
     grid only. Panels come heaviest word first; ``max_panels`` keeps the first N (default
