@@ -53,10 +53,10 @@ def searching_until(deadline: float | None) -> Iterator[None]:
     steps are counted over every search in the block (a check of many words makes many
     short searches), and a block within a block keeps the earlier deadline."""
     around = _STEPS.get()
-    if around is not None and (deadline is None or around.deadline <= deadline):
+    if deadline is None or (around is not None and around.deadline <= deadline):
         yield
         return
-    token = _STEPS.set(None if deadline is None else _Steps(deadline))
+    token = _STEPS.set(_Steps(deadline))
     try:
         yield
     finally:
@@ -77,10 +77,6 @@ class _Steps:
         self.count += 1
         if self.count % SIMPLE_STEPS == 0 and time.monotonic() > self.deadline:
             raise FinderTimedOut("the time limit came while the finder searched simple paths")
-
-
-def _steps() -> _Steps | None:
-    return _STEPS.get()
 
 
 @dataclass(frozen=True)
@@ -244,7 +240,7 @@ def _simple_witness(grid: Grid, word: str, budget: int) -> Match | None:
     board = grid.board
     n = len(word)
     best: list[tuple] = []  # [(subs, key sequence, path)]
-    steps = _steps()
+    steps = _STEPS.get()
 
     def key(i: int, cell: int) -> tuple:
         letter = grid.letters[cell]
@@ -282,7 +278,7 @@ def _simple_witness(grid: Grid, word: str, budget: int) -> Match | None:
 def _simple_found(grid: Grid, word: str, budget: int) -> bool:
     board = grid.board
     n = len(word)
-    steps = _steps()
+    steps = _STEPS.get()
 
     def extend(cell: int, i: int, used: int, visited: int) -> bool:
         if steps is not None:
@@ -429,7 +425,7 @@ def find_pattern(
 
 def _simple_pattern(grid: Grid, word: str, allowed: list[int]) -> Match | None:
     board = grid.board
-    steps = _steps()
+    steps = _STEPS.get()
 
     def extend(path: list[int]) -> tuple[int, ...] | None:
         if steps is not None:

@@ -294,7 +294,6 @@ def test_paths_seeds_and_lists_of_names_are_checked_at_the_library_door(tmp_path
     (lambda eg, q: eg.fit(q, on_progress=5), "on_progress must be a function"),
     (lambda eg, q: eg.fit(q, backend="portfolio:"), "names no option after its ':'"),
     (lambda eg, q: eg.solve(q, max_proposals=0, workers=1), "max_proposals must be a whole number >= 1"),
-    (lambda eg, q: eg.Scorer(eg.Board(3, 3), eg.us_states(), budget=-1), "alteration budget must be a whole number"),
     (lambda eg, q: eg.Scorer("3x3", eg.us_states()), "a Scorer's board must be a Board"),
     (lambda eg, q: eg.Scorer(eg.Board(3, 3), "us-states"), "a Scorer's words must be a WordList"),
     (lambda eg, q: eg.evaluate(eg.default_checklist(), ["OHIO"], total=-5), "total must be a whole number >= 0"),

@@ -68,7 +68,6 @@ def check_float_exact(model: BoolModel, solver: str) -> None:
 
 
 def _cbc_child(model: BoolModel, time_limit: float | None, seed: int) -> Iterator[tuple]:
-    check_float_exact(model, "CBC")
     prob, xs = to_pulp(model)
     options = ["integerTolerance 1e-9", "primalTolerance 1e-9", f"randomCbcSeed {seed + 1}"]
     solver = _cbc_command(msg=False, timeLimit=time_limit, threads=1, gapRel=0, gapAbs=0.5, options=options)
@@ -139,10 +138,6 @@ class Cbc(Backend):
             return None
         return f"PuLP {pulp.__version__} bundled CBC"
 
-    def _solve(self, model: BoolModel, time_limit: float | None, seed: int) -> Result:
-        check_float_exact(model, "CBC")  # in this process first: one plain line, no child started
-        return super()._solve(model, time_limit, seed)
-
     def child_call(self, model: BoolModel, time_limit: float | None, seed: int) -> ChildCall:
         """PuLP and CBC in a child process (killed at the limit if CBC overruns its timeLimit);
         a model too large for its floating point is refused here, before any child starts."""
@@ -194,10 +189,6 @@ class Highs(Backend):
             return f"HiGHS {version('highspy')}"
         except PackageNotFoundError:
             return None
-
-    def _solve(self, model: BoolModel, time_limit: float | None, seed: int) -> Result:
-        check_float_exact(model, "HiGHS")  # in this process first: one plain line, no child started
-        return super()._solve(model, time_limit, seed)
 
     def child_call(self, model: BoolModel, time_limit: float | None, seed: int) -> ChildCall:
         """HiGHS in a child process, killed on Ctrl-C or SIGTERM at once: in-process, HiGHS

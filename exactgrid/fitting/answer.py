@@ -256,6 +256,12 @@ def verified_answer(grid: Grid, solver_name: str, question: Question, **fields: 
     return FitAnswer(Verdict.FITS, question, grid=grid, witnesses=check.witnesses, **fields)
 
 
+def unchecked_detail(exc: Exception) -> str:
+    """The detail of an UNKNOWN answer whose grid the finder could not check in time
+    (:class:`~exactgrid.finder.FinderTimedOut`): a grid is shown only once checked."""
+    return f"{exc}, checking the grid found: a grid is shown only once checked"
+
+
 def model_size(model: BoolModel) -> ModelSize:
     """How big a model is: variables, clauses and linear constraints."""
     return ModelSize(model.num_vars, len(model.clauses), len(model.linear))

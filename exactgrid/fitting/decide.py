@@ -30,7 +30,7 @@ from ..prove.cores import CoreRefutation, refute_by_cores
 from ..question import ASKS_NOTHING, Question, SpecError, Verdict
 from ..stopping import interruption, interruption_behind, uncut_import
 from ..wording import plural
-from .answer import FitAnswer, ModelSize, background_text, model_size, verified_answer
+from .answer import FitAnswer, ModelSize, background_text, model_size, unchecked_detail, verified_answer
 from .session import explain as explain_conflict
 
 EXPORT_FORMATS = ("cnf", "wcnf", "lp", "mps")
@@ -127,7 +127,7 @@ def fit(question: Question, backend: str | Backend | None = None, time_limit: fl
         raise failed(solver.name, exc) from exc
     except FinderTimedOut as exc:  # a grid was found, but the finder had not confirmed it in time
         answer = FitAnswer(Verdict.UNKNOWN, question, backend=solver.name, model_size=run.size(),
-                           detail=f"{exc}, checking the grid found: a grid is shown only once checked")
+                           detail=unchecked_detail(exc))
     except (KeyboardInterrupt, RuntimeError) as caught:  # Ctrl-C, or SIGTERM/SIGHUP (see exactgrid.stopping)
         if (exc := interruption_behind(caught)) is None:
             raise

@@ -35,7 +35,7 @@ from ..finder import FinderTimedOut, searching_until
 from ..inputs import FrozenDict, InputError, as_items, check_seconds, check_seed
 from ..question import Question, Requirement, SpecError, Verdict, merge_cell_letters
 from ..stopping import interruption
-from .answer import Explanation, FitAnswer, model_size, verified_answer
+from .answer import Explanation, FitAnswer, model_size, unchecked_detail, verified_answer
 
 SESSION_BACKEND = "cadical"
 """The backend a session (and ``explain``) uses by default: in-process, incremental, with cores."""
@@ -150,8 +150,7 @@ class FitSession:
             with searching_until(checks_until):  # the finder's check of a grid on simple paths, too
                 return verified_answer(grid, result.backend, **common)
         except FinderTimedOut as exc:
-            return FitAnswer(Verdict.UNKNOWN, detail=f"{exc}, checking the grid found: a grid is shown only "
-                                                     "once checked", **common)
+            return FitAnswer(Verdict.UNKNOWN, detail=unchecked_detail(exc), **common)
 
     def _check_open(self) -> None:
         if self.closed:

@@ -6,7 +6,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from ..data import word_list
-from ..geometry import MOVE_RULES, Board, ShapeError, parse_shape
+from ..geometry import MOVE_RULES, Board, ShapeError
+from ..grid import shape_value
 from ..inputs import as_items, check_text
 from ..words import WordList
 from .core import ASKS_NOTHING, Question
@@ -43,7 +44,7 @@ def build_question(
     """
     words = word_list(words)
     try:
-        rows, cols = parse_shape(check_text(shape, "shape")) if not isinstance(shape, tuple) else shape
+        rows, cols = shape_value(shape)
         if moves not in MOVE_RULES:
             raise SpecError(f"unknown move rule {moves!r}; choose from {', '.join(MOVE_RULES)}")
         board = Board(rows, cols, moves)  # type: ignore[arg-type]
