@@ -125,11 +125,11 @@ class WordList:
         A larger budget would mean nothing more (a word of n letters with n alterations is
         spelled by any path of n cells), so it is refused as a likely mistake (InputError).
         """
-        check_whole(budget, "the alteration budget")
-        if budget > self.longest:  # type: ignore[operator]
+        whole = check_whole(budget, "the alteration budget")
+        if whole > self.longest:
             raise InputError(f"the alteration budget must be from 0 to {self.longest} (the longest word on the "
-                             f"{self.name} list has {self.longest} letters; more alters nothing), got {budget}")
-        return budget  # type: ignore[return-value]
+                             f"{self.name} list has {self.longest} letters; more alters nothing), got {whole}")
+        return whole
 
     @property
     def total(self) -> int:
