@@ -26,7 +26,7 @@ __version__ = "0.1.0"
 
 _EXPORTS = {
     "answer": ("Answer", "Outcome", "ProgressEvent"),
-    "api": ("CheckAnswer", "as_grid", "check", "fit", "score"),
+    "api": ("CheckAnswer", "ScoreAnswer", "as_grid", "check", "fit", "score"),
     "awards": ("Checklist", "ChecklistResult", "default_checklist", "evaluate", "load_checklist"),
     "backends": ("Backend", "BackendError", "Status", "get_backend", "list_backends"),
     "data": ("word_list",),

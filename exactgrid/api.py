@@ -18,20 +18,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .answer import DEFAULT_TIME_LIMIT, Answer, OnProgress, Outcome
-from .awards import Checklist, ChecklistResult, default_checklist, load_checklist
+from .awards import Checklist, ChecklistResult, default_checklist, evaluate, load_checklist
 from .data import word_list
 from .data.us import us_states
-from .finder import Score
-from .finder import score as score_grid
-from .geometry import MoveRule, PathRule
+from .finder import FinderTimedOut, Score, ScoredWord, heaviest_first, scored_words, searching_until
+from .geometry import MoveRule, PathRule, check_path_rule
 from .grid import Grid, as_grid
-from .inputs import InputError, as_items, check_flag, check_seconds
+from .inputs import InputError, as_items, check_flag, check_seconds, check_whole
 from .notebook import answer_html, coloured, table
 from .question import Question
 from .render.text import checklist_dict, checklist_table, item_evidence, score_dict, score_text
-from .stopping import interruption_behind
-from .verify import checklist_verdict
-from .wording import first_few
+from .stopping import DeadlinePassed, interruption, interruption_behind
+from .verify import with_letters_off
+from .wording import first_few, plural
 from .words import WordList
 
 if TYPE_CHECKING:
@@ -40,41 +39,121 @@ if TYPE_CHECKING:
     from .fitting import FitAnswer
 
 
+@dataclass(frozen=True)
+class ScoreAnswer(Score, Answer):
+    """A grid's score as a job's answer (:func:`score`): a :class:`~exactgrid.finder.Score`
+    (the words found, each with its witness, and their total) with the answer contract.
+
+    ``outcome`` is OPTIMAL when every word of the list was looked for: the score is exact and
+    complete (as :class:`~exactgrid.puzzles.trackword.TrackwordAnswer`'s list is). It is UNKNOWN
+    when the time limit (``timed_out``) or an interruption (``stopped_by``) came first, which
+    only simple paths with a large budget come near (their search is exponential in it):
+    ``found`` then holds the words found so far, each certain, ``total`` is a lower bound, and
+    ``unchecked`` names the words not looked for (``word_list`` is None when the time limit came
+    while the list was read)."""
+
+    seconds: float = 0.0
+    stopped_by: str | None = None
+    unchecked: tuple[str, ...] = ()
+    timed_out: bool = False
+
+    @property
+    def outcome(self) -> Outcome:  # type: ignore[override]
+        """OPTIMAL (every word looked for), or UNKNOWN when cut short (see the class notes)."""
+        return Outcome.UNKNOWN if self.timed_out or self.stopped_by else Outcome.OPTIMAL
+
+    @property
+    def complete(self) -> bool:
+        """Whether every word of the list was looked for (the total is the grid's score)."""
+        return self.outcome is Outcome.OPTIMAL
+
+    def text(self) -> str:
+        """As ``exactgrid score`` prints it: the grid, total, count and words; when cut short, a
+        last line saying what stopped it and which words were not looked for."""
+        if self.complete:
+            return score_text(self)
+        why = f"interrupted ({self.stopped_by})" if self.stopped_by else "the time limit came"
+        if self.word_list is None:
+            return f"{score_text(self)}\n\nunknown: {why} while the word list was read"
+        return (f"{score_text(self)}\n\nunknown: {why} before {plural(len(self.unchecked), 'word')} of the list "
+                f"{'was' if len(self.unchecked) == 1 else 'were'} looked for ({first_few(self.unchecked)}); "
+                f"the words above are found, so the score is at least {self.total:,}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """As ``score --json`` prints it: the contract's keys, the score's (grid, rows, shape,
+        moves, path_rule, budget, total, count, found), ``unchecked`` (the words not looked for)
+        and ``timed_out``."""
+        return {**self.contract_dict(), **score_dict(self), "unchecked": list(self.unchecked),
+                "timed_out": self.timed_out}
+
+
 def score(grid: Grid | str, words: WordList | str | Path | None = None, budget: int = 1,
           path_rule: PathRule = "walk", shape: str | tuple[int, int] | None = None,
-          moves: MoveRule | None = None) -> Score:
+          moves: MoveRule | None = None, time_limit: float | None = DEFAULT_TIME_LIMIT) -> ScoreAnswer:
     """Score a grid (a Grid, or letters such as ``"thoainesl"``) on a word list (default: the
     US states; a WordList, ``"us-states"`` or a word-list file): the words found, each with a
     witness path, and their total weight. ``shape`` and ``moves`` (default: king moves) read
-    letters; a Grid keeps its own board (:func:`~exactgrid.grid.as_grid`).
+    letters; a Grid keeps its own board (:func:`~exactgrid.grid.as_grid`). ``time_limit``
+    (seconds from the call, reading the list included; None: none) or Ctrl-C ending it first
+    answers UNKNOWN with the words found so far (:class:`ScoreAnswer`).
 
     >>> score("thoainesl").total
     32913047
     """
-    words = word_list(words)
-    return score_grid(as_grid(grid, shape, moves), words, words.check_budget(budget), path_rule)
+    started = time.monotonic()
+    deadline = None if time_limit is None else started + check_seconds(time_limit)
+    board_grid = as_grid(grid, shape, moves)
+    check_path_rule(path_rule)
+    try:
+        words = word_list(words, deadline)
+    except DeadlinePassed:
+        return ScoreAnswer(board_grid, (), check_whole(budget, "the alteration budget"), path_rule, None,
+                           time.monotonic() - started, timed_out=True)
+    budget = words.check_budget(budget)
+    found: list[ScoredWord] = []
+    looked, stopped_by, timed_out = 0, None, False
+    try:
+        with searching_until(deadline):
+            for _, scored in scored_words(board_grid, words, budget, path_rule):
+                looked += 1
+                if scored is not None:
+                    found.append(scored)
+                if deadline is not None and looked < len(words) and time.monotonic() > deadline:
+                    raise FinderTimedOut("the time limit came between two words")
+    except FinderTimedOut:
+        timed_out = True
+    except KeyboardInterrupt as exc:
+        stopped_by = interruption(exc)
+    unchecked = tuple(words)[looked:] if timed_out or stopped_by else ()
+    return ScoreAnswer(board_grid, heaviest_first(found), budget, path_rule, words, time.monotonic() - started,
+                       stopped_by, unchecked, timed_out)
 
 
 @dataclass(frozen=True)
 class CheckAnswer(Answer):
     """A grid's score and a checklist's verdict on it: FITS when every item passes, else
-    DOES_NOT_FIT (``exactgrid check`` exits 1). Unpacks as ``(score, checklist)``, as
-    :func:`check` returned before it had an answer type."""
+    DOES_NOT_FIT (``exactgrid check`` exits 1); UNKNOWN, with no ``checklist``, when the time
+    limit or an interruption cut the score short (a verdict on part of the words could be
+    wrong). Unpacks as ``(score, checklist)``, as :func:`check` returned before it had an
+    answer type."""
 
-    score: Score
-    checklist: ChecklistResult
+    score: ScoreAnswer
+    checklist: ChecklistResult | None
     seconds: float = 0.0
     stopped_by: str | None = None
 
     @property
     def outcome(self) -> Outcome:  # type: ignore[override]
-        """FITS when every item of the checklist passes, else DOES_NOT_FIT."""
+        """FITS when every item of the checklist passes, DOES_NOT_FIT when one fails, UNKNOWN
+        when the score was cut short."""
+        if self.checklist is None:
+            return Outcome.UNKNOWN
         return Outcome.FITS if self.checklist.passed else Outcome.DOES_NOT_FIT
 
     @property
     def passed(self) -> bool:
-        """Whether every item passes."""
-        return self.checklist.passed
+        """Whether every item passes (False when the score was cut short)."""
+        return self.checklist is not None and self.checklist.passed
 
     def __iter__(self) -> Iterator[Any]:
         return iter((self.score, self.checklist))
@@ -86,17 +165,28 @@ class CheckAnswer(Answer):
         return 2
 
     def text(self) -> str:
-        """As ``exactgrid check`` prints it: the score, then the checklist table."""
-        return f"{score_text(self.score)}\n\n{checklist_table(self.checklist)}"
+        """As ``exactgrid check`` prints it: the score, then the checklist table (or why there
+        is none)."""
+        if self.checklist is None:
+            return f"{self.score.text()}\n\nchecklist: not judged (the score is not complete)"
+        return f"{self.score.text()}\n\n{checklist_table(self.checklist)}"
 
     def to_dict(self) -> dict[str, Any]:
         """As ``check --json`` prints it: the contract's keys, ``score --json``'s keys and the
-        checklist's (checklist, checklist_source, water_borders, passed, failed, items)."""
-        return {**self.contract_dict(), **score_dict(self.score), **checklist_dict(self.checklist)}
+        checklist's (checklist, checklist_source, water_borders, passed, failed, items: null,
+        null, null, null, [] and [] when the score was cut short)."""
+        if self.checklist is None:
+            verdict = {"checklist": None, "checklist_source": None, "water_borders": None, "passed": None,
+                       "failed": [], "items": []}
+        else:
+            verdict = checklist_dict(self.checklist)
+        return {**self.score.to_dict(), **self.contract_dict(), **verdict}
 
     def _repr_html_(self) -> str:
         """In a notebook: the verdict, the checklist item by item (PASS in green, FAIL in red,
         with its evidence), then the score (grid and words)."""
+        if self.checklist is None:
+            return answer_html(self, [self.score._repr_html_()], skip=self._html_skip, grid=False, text=False)
         items = [[coloured("PASS" if r.passed else "FAIL"), r.key, r.title, item_evidence(r)]
                  for r in self.checklist.items]
         passed = sum(r.passed for r in self.checklist.items)
@@ -112,13 +202,15 @@ class CheckAnswer(Answer):
 def check(grid: Grid | str, checklist: Checklist | str | Path | None = None, water_borders: bool | None = None,
           budget: int = 1, path_rule: PathRule = "walk", only: Iterable[str] = (),
           words: WordList | str | Path | None = None, shape: str | tuple[int, int] | None = None,
-          moves: MoveRule | None = None) -> CheckAnswer:
+          moves: MoveRule | None = None, time_limit: float | None = DEFAULT_TIME_LIMIT) -> CheckAnswer:
     """Score a grid on the US states and run a checklist on it (default: the Altered States 2
     awards; ``only``: just these item keys): the score and the checklist's verdict, item by
     item. ``words``: another list is accepted only if every word it finds is a US state (a
     checklist judges US states), else InputError. ``shape`` and ``moves`` (default: king moves)
     read letters; a Grid keeps its own board, and other moves or another shape asked of it are
-    refused (:func:`~exactgrid.grid.as_grid`).
+    refused (:func:`~exactgrid.grid.as_grid`). ``time_limit`` and Ctrl-C as in :func:`score`:
+    a score cut short is judged by no checklist (UNKNOWN); cut short after the score, the
+    verdict stands and only the missing states' letters off are left out.
 
     >>> score_found, verdict = check("thoainesl")
     >>> verdict.passed, check("thoainesl").outcome
@@ -132,13 +224,23 @@ def check(grid: Grid | str, checklist: Checklist | str | Path | None = None, wat
     only = as_items(only, "only")
     if only:
         checklist = checklist.select(only)
-    result = score(grid, words, budget, path_rule, shape, moves)
+    result = score(grid, words, budget, path_rule, shape, moves, time_limit)
+    if not result.complete:
+        return CheckAnswer(result, None, time.monotonic() - started, result.stopped_by)
     strangers = sorted(w for w in result.words if w not in us_states())
     if strangers:  # checklists judge US states (awards, border chains)
         which = "is not one" if len(strangers) == 1 else "are not"
         raise InputError(f"a checklist judges US states, and the grid holds {first_few(strangers)}, which {which}; "
                          "score a grid on another word list with 'exactgrid score --words'")
-    return CheckAnswer(result, checklist_verdict(checklist, result, water_borders), time.monotonic() - started)
+    verdict, stopped_by = evaluate(checklist, result.words, result.total, water_borders), None
+    try:  # the letters off of missing states: evidence only, a search of its own on simple paths
+        with searching_until(None if time_limit is None else started + time_limit):
+            verdict = with_letters_off(verdict, result)
+    except FinderTimedOut:
+        pass
+    except KeyboardInterrupt as exc:
+        stopped_by = interruption(exc)
+    return CheckAnswer(result, verdict, time.monotonic() - started, stopped_by)
 
 
 def fit(question: Question, backend: str | Backend | None = None, time_limit: float | None = DEFAULT_TIME_LIMIT,

@@ -28,7 +28,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 
 # PathRule and PATH_RULES live in geometry; they stay importable from here too
-from .geometry import PATH_RULES, Board, PathRule, cells_of, path_rule_text
+from .geometry import PATH_RULES, Board, PathRule, cells_of, check_path_rule, path_rule_text  # noqa: F401
 from .grid import Grid
 from .inputs import InputError
 from .notebook import block, letters_table, line, table
@@ -168,8 +168,7 @@ def _check(budget: int, path_rule: str, word: str) -> int:
     """The budget that matters for ``word``: at most its length (more alters nothing more)."""
     if isinstance(budget, bool) or not isinstance(budget, int) or budget < 0:
         raise InputError(f"alteration budget must be a whole number 0 or more, got {budget!r}")
-    if path_rule not in PATH_RULES:
-        raise InputError(f"unknown path rule {path_rule!r}; choose from {', '.join(PATH_RULES)}")
+    check_path_rule(path_rule)
     return min(budget, len(word))
 
 
@@ -378,14 +377,27 @@ def score(grid: Grid, words: WordList, budget: int = 1, path_rule: PathRule = "w
     >>> score(parse_grid("thoainesl"), us_states()).total
     32913047
     """
+    found = [scored for _, scored in scored_words(grid, words, budget, path_rule) if scored is not None]
+    return Score(grid, heaviest_first(found), budget, path_rule, words)
+
+
+def scored_words(grid: Grid, words: WordList, budget: int = 1,
+                 path_rule: PathRule = "walk") -> Iterator[tuple[str, ScoredWord | None]]:
+    """Each word of ``words`` in turn, with how ``grid`` holds it (None: it does not):
+    :func:`score` one word at a time, for work that may have to stop between two words."""
     _check(budget, path_rule, "")
-    found = []
-    for word in found_words(grid, words, budget, path_rule):
+    for word in words:
+        if not is_found(grid, word, budget, path_rule):
+            yield word, None
+            continue
         match = find(grid, word, budget, path_rule)
         assert match is not None, word
-        found.append(ScoredWord(match, words.weight(word)))
-    found.sort(key=lambda s: (-s.weight, s.match.word))
-    return Score(grid, tuple(found), budget, path_rule, words)
+        yield word, ScoredWord(match, words.weight(word))
+
+
+def heaviest_first(found: Iterable[ScoredWord]) -> tuple[ScoredWord, ...]:
+    """Found words in a score's order: heaviest first, then alphabetically."""
+    return tuple(sorted(found, key=lambda s: (-s.weight, s.match.word)))
 
 
 def find_pattern(

@@ -32,6 +32,13 @@ MAX_CELLS = MAX_SIDE * MAX_SIDE
 
 PathRule = Literal["walk", "simple"]
 PATH_RULES: tuple[PathRule, ...] = ("walk", "simple")
+
+
+def check_path_rule(value: Any) -> PathRule:
+    """``value`` when it names a path rule (``walk`` or ``simple``), else InputError."""
+    if value not in PATH_RULES:
+        raise InputError(f"unknown path rule {value!r}; choose from {', '.join(PATH_RULES)}")
+    return value  # type: ignore[no-any-return]
 """``walk``: a cell may be visited again later; ``simple``: never twice (see exactgrid.finder)."""
 
 

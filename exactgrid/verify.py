@@ -106,7 +106,13 @@ def _how_far(grid: Grid, req: Requirement, spec: Question) -> str:
 def checklist_verdict(checklist: Checklist, result: Score, water_borders: bool | None = None) -> ChecklistResult:
     """The checklist's verdict on a scored grid, each missing state of a required item with the
     fewest letters a path must alter to spell it (``details.letters_off``), as ``check`` shows it."""
-    verdict = evaluate(checklist, result.words, result.total, water_borders)
+    return with_letters_off(evaluate(checklist, result.words, result.total, water_borders), result)
+
+
+def with_letters_off(verdict: ChecklistResult, result: Score) -> ChecklistResult:
+    """``verdict`` with each missing state of a required item given the fewest letters a path
+    on ``result``'s grid must alter to spell it (``details.letters_off``): the evidence
+    ``check`` shows, a search of its own on simple paths."""
     within = letters_off_limit(result.path_rule, result.budget)
     return verdict.with_letters_off(
         {state: fewest_alterations(result.grid, state, result.path_rule, within) for state in verdict.missing}, within)

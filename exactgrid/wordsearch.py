@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .finder import Match
-from .geometry import PATH_RULES, Board, PathRule
+from .geometry import Board, PathRule, check_path_rule
 from .grid import Grid
 from .inputs import InputError, check_whole
 from .stopping import DeadlinePassed, check_deadline
@@ -236,8 +236,7 @@ def search_words(grid: Grid, words: Trie | WordList | Iterable[str], path_rule: 
     [('RETRIEVES', (4, 1, 2, 5, 8, 7, 6, 3, 0)), ('TREE', (2, 4, 1, 3)), ('SET', (0, 1, 2))]
     """
     low, high = check_lengths(min_length, max_length)
-    if path_rule not in PATH_RULES:
-        raise InputError(f"unknown path rule {path_rule!r}; choose from {', '.join(PATH_RULES)}")
+    check_path_rule(path_rule)
     budget = check_whole(budget, "the alteration budget")
     trie = as_trie(words, low, high)
     limit = trie.depth if high is None else min(high, trie.depth)

@@ -155,3 +155,57 @@ def test_an_old_module_path_warns_where_a_script_imports_it(tmp_path):
     assert run.returncode == 0, run.stderr
     assert f"{script}:1: DeprecationWarning: exactgrid.encode is now exactgrid.encoding" in run.stderr
     assert f"{script}:2: DeprecationWarning: exactgrid.fit is now exactgrid.fitting" in run.stderr
+
+
+SLOW_TO_SCORE = "VYMIPLASETDNRSTEOIAOWMCHW"
+"""A 5x5 grid whose score on simple paths with a budget of 4 takes about a second (every word
+is a depth-first search over paths)."""
+
+
+def test_a_score_is_an_answer_of_the_contract():
+    answer = eg.score("thoainesl")
+    assert answer.outcome is eg.Outcome.OPTIMAL and answer.exit_code == 0 and answer.complete
+    assert answer.total == 32913047 and answer.unchecked == () and not answer.timed_out
+    assert isinstance(answer, eg.Score) and answer.text().startswith("T H O\n")
+    data = answer.to_dict()
+    assert list(data)[:4] == ["outcome", "seconds", "stopped_by", "exit_code"]
+    assert data["outcome"] == "optimal" and data["total"] == 32913047 and data["unchecked"] == []
+
+
+def test_a_score_cut_short_keeps_the_words_found_and_names_the_rest():
+    full = eg.score(SLOW_TO_SCORE, path_rule="simple", budget=4, time_limit=None)
+    cut = eg.score(SLOW_TO_SCORE, path_rule="simple", budget=4, time_limit=0)  # the limit has passed after word 1
+    assert cut.outcome is eg.Outcome.UNKNOWN and cut.exit_code == 3 and cut.timed_out and not cut.complete
+    assert cut.words <= full.words and cut.total <= full.total
+    listed = list(eg.us_states())
+    looked = listed[:len(listed) - len(cut.unchecked)]
+    assert list(cut.unchecked) == listed[len(looked):] and len(cut.unchecked) >= len(listed) - 1
+    assert cut.words == full.words & set(looked)  # each word looked for is decided exactly
+    assert "the time limit came before" in cut.text() and f"at least {cut.total:,}" in cut.text()
+
+
+def test_a_score_interrupted_answers_with_the_words_so_far(monkeypatch):
+    from exactgrid import finder
+
+    calls, looked_for = [], finder.is_found
+
+    def interrupted_at_the_fifth(*args, **kwargs):
+        calls.append(args[1])
+        if len(calls) == 5:
+            raise KeyboardInterrupt()
+        return looked_for(*args, **kwargs)
+
+    monkeypatch.setattr(finder, "is_found", interrupted_at_the_fifth)
+    answer = eg.score("thoainesl")
+    assert answer.outcome is eg.Outcome.UNKNOWN and answer.stopped_by == "Ctrl-C" and answer.exit_code == 3
+    assert answer.unchecked == tuple(eg.us_states())[4:]
+    assert answer.words == eg.score("thoainesl", time_limit=None).words & set(calls[:4])
+
+
+def test_a_check_whose_score_is_cut_short_gives_no_verdict():
+    answer = eg.check(SLOW_TO_SCORE, path_rule="simple", budget=4, time_limit=0)
+    assert answer.outcome is eg.Outcome.UNKNOWN and answer.exit_code == 3 and answer.checklist is None
+    assert not answer.passed and answer.to_dict()["passed"] is None and answer.to_dict()["items"] == []
+    assert "not judged" in answer.text()
+    whole = eg.check(SLOW_TO_SCORE, path_rule="simple", budget=4, time_limit=None)
+    assert whole.outcome is eg.Outcome.DOES_NOT_FIT and whole.checklist is not None

@@ -393,14 +393,14 @@ def test_an_error_of_the_system_is_one_error_line(as_json):
 
 A_BUG = """
 import exactgrid.api
-def score(*args):
+def score(*args, **kwargs):
     raise ZeroDivisionError("a bug")
 exactgrid.api.score = score
 """
 
 AN_ODD_OS_ERROR = """
 import exactgrid.api
-def score(*args):
+def score(*args, **kwargs):
     raise ConnectionResetError(104, "Connection reset by peer")
 exactgrid.api.score = score
 """

@@ -51,6 +51,16 @@ def test_score_json():
     assert idaho["name"] == "Idaho" and idaho["population"] == 1_839_106
     assert len(idaho["path"]) == len(idaho["cells"]) == 5
     assert [f["state"] for f in data["found"]] == ["ILLINOIS", "OHIO", "UTAH", "IOWA", "IDAHO"]
+    assert (data["outcome"], data["exit_code"], data["unchecked"], data["timed_out"]) == ("optimal", 0, [], False)
+
+
+def test_score_and_check_cut_short_by_the_time_limit_exit_3():
+    grid = "VYMIPLASETDNRSTEOIAOWMCHW"  # simple paths, budget 4: about a second of searching
+    score = run("score", grid, "--path", "simple", "--budget", "4", "--time-limit", "0", "--json")
+    data = json.loads(score.stdout)
+    assert score.exit_code == 3 and data["outcome"] == "unknown" and data["timed_out"] and data["unchecked"]
+    check = run("check", grid, "--path", "simple", "--budget", "4", "--time-limit", "0")
+    assert check.exit_code == 3 and "checklist: not judged" in check.stdout and "the time limit came" in check.stdout
 
 
 def test_score_options_change_the_answer():

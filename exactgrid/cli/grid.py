@@ -1,16 +1,18 @@
 """The grid commands: ``score``, ``check``, ``show`` and ``words``.
 
-JSON output (``--json``), stable keys:
+JSON output (``--json``), stable keys, after the answer contract's (``outcome``, ``seconds``,
+``stopped_by``, ``exit_code``):
 
 * ``score``: ``grid`` (letters), ``rows``, ``shape`` [rows, cols], ``moves``, ``path_rule``,
   ``budget``, ``total``, ``count``, ``found`` -- a list, heaviest first, of {``state``,
   ``name``, ``population``, ``spelled``, ``marked``, ``altered`` [{``position``, ``from``,
-  ``to``}], ``path`` (cell labels), ``cells`` (0-based indices)}.
+  ``to``}], ``path`` (cell labels), ``cells`` (0-based indices)} --, ``unchecked`` (the words
+  not looked for when the time limit or a signal came first: exit 3) and ``timed_out``.
 * ``check``: everything ``score`` gives, plus ``checklist`` (name), ``checklist_source``,
-  ``water_borders``, ``passed`` (bool), ``failed`` (item keys), ``items`` -- a list of
-  {``key``, ``title``, ``kind``, ``passed``, ``evidence``, ``details``}; for a chain item
-  ``details.chain`` is the chain (east to west) or null. ``check`` exits 1 when some
-  checklist item fails.
+  ``water_borders``, ``passed`` (bool; null when the score was cut short), ``failed`` (item
+  keys), ``items`` -- a list of {``key``, ``title``, ``kind``, ``passed``, ``evidence``,
+  ``details``}; for a chain item ``details.chain`` is the chain (east to west) or null.
+  ``check`` exits 1 when some checklist item fails, 3 when the score was cut short.
 * ``show``: the picture's keys (see :mod:`exactgrid.cli.pictures`).
 """
 
@@ -21,7 +23,6 @@ import click
 from ..data import word_list
 from ..finder import PATH_RULES
 from ..geometry import MOVE_RULES
-from ..render import score_dict, score_text
 from .base import (
     Seconds,
     answer_out,
@@ -34,20 +35,25 @@ from .base import (
 from .pictures import draw_picture, drawn_text
 from .progress import time_left
 
+SCORE_TIME_HELP = ("Stop after this long (walks never come near it; simple paths with a large --budget may), "
+                   "with the words found so far: exit 3.")
+
 
 @click.command("score")
 @grid_options
-def score_command(grid: str, shape: str | None, moves: str, path_rule: str, budget: int, words: str | None,
-                  as_json: bool) -> None:
+@click.option("--time-limit", type=Seconds(), default=60.0, show_default=True, metavar="SECONDS",
+              help=SCORE_TIME_HELP)
+@click.pass_context
+def score_command(ctx: click.Context, grid: str, shape: str | None, moves: str, path_rule: str, budget: int,
+                  words: str | None, as_json: bool, time_limit: float) -> None:
     """Score GRID: the words it holds (the US states unless --words), how each is spelled, and their
     total weight (population)."""
     from ..api import score
 
-    result = score(read_grid_argument(grid, shape, moves), words, budget, path_rule)  # type: ignore[arg-type]
-    if as_json:
-        print_json(score_dict(result))
-    else:
-        click.echo(score_text(result))
+    answer = score(read_grid_argument(grid, shape, moves), words, budget, path_rule,  # type: ignore[arg-type]
+                   time_limit=time_left(time_limit))
+    answer_out(answer, as_json)
+    ctx.exit(answer.exit_code)
 
 
 @click.command("check")
@@ -57,6 +63,8 @@ def score_command(grid: str, shape: str | None, moves: str, path_rule: str, budg
 @click.option("--water-borders", is_flag=True, default=False,
               help="Chains may cross the 3 water-only borders (IL-MI, MI-MN, NY-RI).")
 @click.option("--only", "only", metavar="KEY", multiple=True, help="Check only this item (repeatable).")
+@click.option("--time-limit", type=Seconds(), default=60.0, show_default=True, metavar="SECONDS",
+              help=SCORE_TIME_HELP.replace("the words found so far", "no verdict"))
 @click.pass_context
 def check_command(
     ctx: click.Context,
@@ -70,16 +78,14 @@ def check_command(
     checklist_path: str | None,
     water_borders: bool,
     only: tuple[str, ...],
+    time_limit: float,
 ) -> None:
     """Check GRID against a checklist: PASS/FAIL per item with evidence; exit 1 if any fails."""
     from ..api import check
 
     answer = check(read_grid_argument(grid, shape, moves), checklist_path, True if water_borders else None, budget,
-                   path_rule, only, words)  # type: ignore[arg-type]
-    if as_json:
-        print_json(answer.to_dict())
-    else:
-        click.echo(answer.text())
+                   path_rule, only, words, time_limit=time_left(time_limit))  # type: ignore[arg-type]
+    answer_out(answer, as_json)
     ctx.exit(answer.exit_code)
 
 
