@@ -22,6 +22,15 @@ from typing import Any
 from .inputs import InputError
 
 
+def check_executor(value: Any) -> Executor | None:
+    """``value`` when it is None or an executor (anything with ``submit``, as
+    :class:`concurrent.futures.Executor` and a Dask client's executor have), else InputError."""
+    if value is not None and not callable(getattr(value, "submit", None)):
+        raise InputError(f"executor must be a concurrent.futures Executor (a process pool, a Dask client's "
+                         f"get_executor()), got {type(value).__name__}")
+    return value  # type: ignore[no-any-return]
+
+
 def die_with_parent(parent: int | None = None) -> None:
     """Ask the kernel to SIGKILL this process when its parent dies (Linux ``PR_SET_PDEATHSIG``).
 

@@ -299,6 +299,10 @@ def test_paths_seeds_and_lists_of_names_are_checked_at_the_library_door(tmp_path
     (lambda eg, q: eg.evaluate(eg.default_checklist(), ["OHIO"], total=-5), "total must be a whole number >= 0"),
     (lambda eg, q: eg.check("thoainesl", water_borders="yes"), "water_borders must be true or false"),
     (lambda eg, q: eg.refute_by_cores(q, 5, relaxation="nope"), "relaxation must be one of sat, highs"),
+    (lambda eg, q: eg.bound(q, time_limit=5, executor=5), "executor must be a concurrent.futures Executor"),
+    (lambda eg, q: list(eg.fit_many([q], executor="pool")), "executor must be a concurrent.futures Executor"),
+    (lambda eg, q: eg.score("thoainesl", path_rule="simpel"), "unknown path rule 'simpel'"),
+    (lambda eg, q: eg.score("thoainesl", time_limit=-1), "time limit must be"),
 ])
 def test_the_librarys_options_refuse_values_they_cannot_mean(call, message):
     """Values the fuzz campaign found accepted (and mostly ignored, or taken as something

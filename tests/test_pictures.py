@@ -212,6 +212,17 @@ def test_png_size_follows_the_figure_and_dpi(tmp_path):
     assert pdf.read_bytes().startswith(b"%PDF")
 
 
+def test_the_library_and_the_cli_take_the_same_dpi():
+    from exactgrid.cli.grid import show_command
+    from exactgrid.render.figure import MAX_DPI, MIN_DPI
+
+    option = next(p for p in show_command.params if p.name == "dpi")
+    assert (option.type.min, option.type.max) == (MIN_DPI, MAX_DPI)
+    for dpi in (MIN_DPI - 1, MAX_DPI + 1):
+        with pytest.raises(eg.InputError, match=f"dpi must be a whole number from {MIN_DPI} to {MAX_DPI}"):
+            eg.show("thoainesl", dpi=dpi)
+
+
 def test_show_command_text_and_json(tmp_path):
     out = tmp_path / "seed.svg"
     result = CliRunner().invoke(cli, ["show", "thoainesl", "--out", str(out)])

@@ -323,6 +323,7 @@ def picture_options(command: Callable[..., Any]) -> Callable[..., Any]:
                      help="Draw the N heaviest words found (the rest are counted in a note)."),
         click.option("--columns", type=click.IntRange(min=1), default=None, metavar="N",
                      help="Word panels per row (default: 6)."),
+        # the range is render.figure's MIN_DPI to MAX_DPI (not imported: the CLI starts without the drawing modules)
         click.option("--dpi", type=click.IntRange(10, 1200), default=100, show_default=True, metavar="N",
                      help="Pixels per inch of a PNG."),
     ]

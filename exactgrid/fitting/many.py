@@ -34,7 +34,15 @@ from ..inputs import (
     usable_cores,
     value_error_text,
 )
-from ..pool import STOP_POLL_SECONDS, ClusterStop, dask_client_of, process_pool, run_stopped, stop_pool
+from ..pool import (
+    STOP_POLL_SECONDS,
+    ClusterStop,
+    check_executor,
+    dask_client_of,
+    process_pool,
+    run_stopped,
+    stop_pool,
+)
 from ..pool import dask_executor as dask_executor  # re-exported: fit_many on a Dask cluster
 from ..question import Question, Verdict, question_from_table
 from ..stopping import interruption
@@ -184,11 +192,12 @@ def _fit_in_child(question: Question, backend: str | None, limit: float | None, 
 
 
 def _checked_options(questions: Any, time_limit: float | None, total_time_limit: float | None,
-                     seed: int) -> tuple[float | None, float | None, int]:
-    """:func:`fit_many`'s time limits and seed, checked, once ``questions`` is known to be
-    an iterable (not one Question)."""
+                     seed: int, executor: Any) -> tuple[float | None, float | None, int]:
+    """:func:`fit_many`'s time limits and seed, checked (and its executor), once ``questions``
+    is known to be an iterable (not one Question)."""
     if isinstance(questions, Question) or not isinstance(questions, Iterable):
         raise InputError(f"fit_many takes an iterable of Questions (for one, use fit), got {type(questions).__name__}")
+    check_executor(executor)
     return (None if time_limit is None else check_seconds(time_limit),
             None if total_time_limit is None else check_seconds(total_time_limit, "total time limit"),
             check_seed(seed))
@@ -227,7 +236,7 @@ def fit_many(
     SIGTERM or SIGHUP the pool is stopped, every question not answered is yielded as "not
     answered: interrupted (...)", and then the interruption is raised.
     """
-    time_limit, total_time_limit, seed = _checked_options(questions, time_limit, total_time_limit, seed)
+    time_limit, total_time_limit, seed = _checked_options(questions, time_limit, total_time_limit, seed, executor)
     close = None
     if executor is None and scheduler is not None:
         executor, close = dask_executor(scheduler, total_time_limit)

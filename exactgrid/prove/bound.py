@@ -31,7 +31,7 @@ from ..encoding import EncodingTimeout
 from ..finder import find
 from ..grid import Grid
 from ..inputs import InputError, check_flag, check_seconds, check_whole, clamp_workers_warning
-from ..pool import dask_client, dask_threads, process_pool, stop_pool
+from ..pool import check_executor, dask_client, dask_threads, process_pool, stop_pool
 from ..question import Question, checklist_question, choose_checklist
 from ..stopping import interruption
 from ..verify import check_grid
@@ -358,6 +358,7 @@ def bound(question: Question, time_limit: float | None = DEFAULT_TIME_LIMIT,
     certify_seconds = None if certify_seconds is None else check_seconds(certify_seconds, "certify_seconds")
     exact_seconds = None if exact_seconds is None else check_seconds(exact_seconds, "exact_seconds")
     cores_per_round = check_whole(cores_per_round, "cores_per_round", 1)
+    check_executor(executor)
     for flag, what in ((certify, "certify"), (triples, "triples"), (exact, "exact"), (capacity, "capacity"),
                        (score_every_word, "score_every_word")):
         check_flag(flag, what)

@@ -392,14 +392,15 @@ def _wants_text(handle: Any) -> bool:
     return False
 
 
-MAX_DPI = 1200
-"""The sharpest a PNG is drawn (dots per inch); the pixels a picture may have are limited too."""
+MIN_DPI, MAX_DPI = 10, 1200
+"""The coarsest and sharpest a PNG is drawn (dots per inch, the same for ``show`` and
+``exactgrid show --dpi``); the pixels a picture may have are limited too."""
 
 
 def save_figure(fig: Figure, path: Target, format: str | None = None, dpi: int = 100) -> Target:
     """Write ``fig`` to ``path``, a path or an open file (SVG byte for byte the same for the same
     figure; PNG at ``dpi``). Returns where it went (a path as a Path, an open file as is)."""
-    dpi = check_whole(dpi, "dpi", 1, MAX_DPI)
+    dpi = check_whole(dpi, "dpi", MIN_DPI, MAX_DPI)
     chosen = picture_format(path, format)
     target = path if is_open_file(path) else Path(path)
     if chosen != "svg" and is_open_file(path) and _wants_text(path):
@@ -441,7 +442,7 @@ def show(subject: Any, out: Target | None = None, *, format: str | None = None, 
     >>> with open("seed.png", "wb") as out:         # doctest: +SKIP
     ...     show("thoainesl", out)
     """
-    dpi = check_whole(dpi, "dpi", 1, MAX_DPI)
+    dpi = check_whole(dpi, "dpi", MIN_DPI, MAX_DPI)
     if out is not None:
         picture_format(out, format)  # a bad file name is refused before any drawing
     fig = draw(picture_of(subject, **options), columns=columns)
