@@ -1,8 +1,8 @@
 """One answer contract for every job: an :class:`Outcome`, the seconds it took, ``text()``,
 ``to_dict()`` and an ``exit_code``.
 
-Every entry point (``fit``, ``explain``, ``fit_many``'s items, ``solve``, ``bound``,
-``refute_by_cores``, the counting loop, the puzzles) returns an :class:`Answer`. A Python user
+Every entry point (``score``, ``check``, ``fit``, ``explain``, ``fit_many``'s items, ``solve``,
+``bound``, ``refute_by_cores``, the counting loop, the puzzles) returns an :class:`Answer`. A Python user
 reads ``answer.outcome``; the command line prints ``answer.text()`` (or ``answer.to_dict()``
 under ``--json``) and exits with ``answer.exit_code``.
 
