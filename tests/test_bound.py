@@ -231,7 +231,7 @@ def test_a_bounds_seconds_count_its_certificate(monkeypatch):
         return answer
 
     monkeypatch.setattr(bound_module, "confirm_bound", slow_certificate)
-    question = build_question(requirements=["OHIO"], forbid=["IOWA"], shape="3x3")
+    question = build_question(requirements=["OHIO"], forbid=["IOWA"], shape="2x2")  # bounded and certified in seconds
     started = time.monotonic()
     answer = bound_module.bound(question, time_limit=60, certify=True)
     assert before[0] + 0.5 <= answer.seconds <= time.monotonic() - started

@@ -334,7 +334,7 @@ def test_bound_exact_with_no_time_to_encode_the_exact_model_is_open(monkeypatch)
         raise EncodingTimeout("time limit reached while encoding")
 
     monkeypatch.setattr(bound_module, "CountCheck", no_time)  # the exact model's turn: the bound goes on without it
-    answer = json.loads(run("bound", "--shape", "3x3", "--exact", "--time-limit", "600", "--json").stdout)
+    answer = json.loads(run("bound", "--shape", "2x2", "--exact", "--time-limit", "600", "--json").stdout)
     assert answer["bound"] is not None and "no exact check: the time limit came while encoding it" in answer["detail"]
 
 
