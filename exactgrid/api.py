@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,7 +25,7 @@ from .finder import FinderTimedOut, Score, ScoredWord, heaviest_first, scored_wo
 from .geometry import MoveRule, PathRule, check_path_rule
 from .grid import Grid, as_grid
 from .inputs import InputError, as_items, check_flag, check_seconds, check_whole
-from .notebook import answer_html, coloured, table
+from .notebook import answer_html, block, coloured, line, table
 from .question import Question
 from .render.text import checklist_dict, checklist_table, item_evidence, score_dict, score_text
 from .stopping import DeadlinePassed, interruption, interruption_behind
@@ -49,10 +49,11 @@ class ScoreAnswer(Score, Answer):
     when the time limit (``timed_out``) or an interruption (``stopped_by``) came first, which
     only simple paths with a large budget come near (their search is exponential in it):
     ``found`` then holds the words found so far, each certain, ``total`` is a lower bound, and
-    ``unchecked`` names the words not looked for (``word_list`` is None when the time limit came
-    while the list was read)."""
+    ``unchecked`` names the words not looked for (``word_list`` is None, and ``unchecked``
+    empty, when the time limit came while the list itself was read). Two scores are equal when
+    their words are: ``seconds`` takes no part."""
 
-    seconds: float = 0.0
+    seconds: float = field(default=0.0, compare=False)
     stopped_by: str | None = None
     unchecked: tuple[str, ...] = ()
     timed_out: bool = False
@@ -70,14 +71,22 @@ class ScoreAnswer(Score, Answer):
     def text(self) -> str:
         """As ``exactgrid score`` prints it: the grid, total, count and words; when cut short, a
         last line saying what stopped it and which words were not looked for."""
-        if self.complete:
-            return score_text(self)
+        return score_text(self) if self.complete else f"{score_text(self)}\n\n{self._cut_short()}"
+
+    def _cut_short(self) -> str:
+        """What stopped the score, and which words it did not look for."""
         why = f"interrupted ({self.stopped_by})" if self.stopped_by else "the time limit came"
         if self.word_list is None:
-            return f"{score_text(self)}\n\nunknown: {why} while the word list was read"
-        return (f"{score_text(self)}\n\nunknown: {why} before {plural(len(self.unchecked), 'word')} of the list "
+            return f"unknown: {why} while the word list was read"
+        return (f"unknown: {why} before {plural(len(self.unchecked), 'word')} of the list "
                 f"{'was' if len(self.unchecked) == 1 else 'were'} looked for ({first_few(self.unchecked)}); "
-                f"the words above are found, so the score is at least {self.total:,}")
+                f"the words found are certain, so the score is at least {self.total:,}")
+
+    def _repr_html_(self) -> str:
+        """In a notebook: the score's tables (see :class:`~exactgrid.finder.Score`), under a line
+        saying what cut it short when it was."""
+        tables = Score._repr_html_(self)
+        return tables if self.complete else block(line(self._cut_short()), tables)
 
     def to_dict(self) -> dict[str, Any]:
         """As ``score --json`` prints it: the contract's keys, the score's (grid, rows, shape,
@@ -110,23 +119,24 @@ def score(grid: Grid | str, words: WordList | str | Path | None = None, budget: 
         return ScoreAnswer(board_grid, (), check_whole(budget, "the alteration budget"), path_rule, None,
                            time.monotonic() - started, timed_out=True)
     budget = words.check_budget(budget)
-    found: list[ScoredWord] = []
-    looked, stopped_by, timed_out = 0, None, False
+    decided: list[tuple[str, ScoredWord | None]] = []  # one append a word: none is half counted when stopped
+    stopped_by, timed_out = None, False
     try:
         with searching_until(deadline):
-            for _, scored in scored_words(board_grid, words, budget, path_rule):
-                looked += 1
-                if scored is not None:
-                    found.append(scored)
-                if deadline is not None and looked < len(words) and time.monotonic() > deadline:
+            for pair in scored_words(board_grid, words, budget, path_rule):
+                decided.append(pair)
+                if deadline is not None and len(decided) < len(words) and time.monotonic() > deadline:
                     raise FinderTimedOut("the time limit came between two words")
     except FinderTimedOut:
         timed_out = True
     except KeyboardInterrupt as exc:
         stopped_by = interruption(exc)
-    unchecked = tuple(words)[looked:] if timed_out or stopped_by else ()
-    return ScoreAnswer(board_grid, heaviest_first(found), budget, path_rule, words, time.monotonic() - started,
-                       stopped_by, unchecked, timed_out)
+    unchecked = tuple(words)[len(decided):]  # scored_words goes in the list's order
+    if not unchecked:  # every word was decided before the limit or the signal came: the score is whole
+        stopped_by, timed_out = None, False
+    found = heaviest_first(scored for _, scored in decided if scored is not None)
+    return ScoreAnswer(board_grid, found, budget, path_rule, words, time.monotonic() - started, stopped_by,
+                       unchecked, timed_out)
 
 
 @dataclass(frozen=True)
@@ -134,13 +144,17 @@ class CheckAnswer(Answer):
     """A grid's score and a checklist's verdict on it: FITS when every item passes, else
     DOES_NOT_FIT (``exactgrid check`` exits 1); UNKNOWN, with no ``checklist``, when the time
     limit or an interruption cut the score short (a verdict on part of the words could be
-    wrong). Unpacks as ``(score, checklist)``, as :func:`check` returned before it had an
+    wrong). When the time limit or an interruption came after the score, while the missing
+    states' letters off were measured (the evidence, a search of its own on simple paths), the
+    verdict stands without them and ``letters_off_cut`` says what came (``time limit`` or the
+    interruption). Unpacks as ``(score, checklist)``, as :func:`check` returned before it had an
     answer type."""
 
     score: ScoreAnswer
     checklist: ChecklistResult | None
     seconds: float = 0.0
     stopped_by: str | None = None
+    letters_off_cut: str | None = None
 
     @property
     def outcome(self) -> Outcome:  # type: ignore[override]
@@ -169,18 +183,24 @@ class CheckAnswer(Answer):
         is none)."""
         if self.checklist is None:
             return f"{self.score.text()}\n\nchecklist: not judged (the score is not complete)"
-        return f"{self.score.text()}\n\n{checklist_table(self.checklist)}"
+        cut = f"\n\nletters off: not measured ({self._cut_by()} first)" if self.letters_off_cut else ""
+        return f"{self.score.text()}\n\n{checklist_table(self.checklist)}{cut}"
+
+    def _cut_by(self) -> str:
+        """What cut the letters off short, as the text says it."""
+        cut = self.letters_off_cut
+        return "the time limit came" if cut == "time limit" else f"interrupted ({cut})"
 
     def to_dict(self) -> dict[str, Any]:
         """As ``check --json`` prints it: the contract's keys, ``score --json``'s keys and the
         checklist's (checklist, checklist_source, water_borders, passed, failed, items: null,
-        null, null, null, [] and [] when the score was cut short)."""
+        null, null, null, [] and [] when the score was cut short), and ``letters_off_cut``."""
         if self.checklist is None:
             verdict = {"checklist": None, "checklist_source": None, "water_borders": None, "passed": None,
                        "failed": [], "items": []}
         else:
             verdict = checklist_dict(self.checklist)
-        return {**self.score.to_dict(), **self.contract_dict(), **verdict}
+        return {**self.score.to_dict(), **self.contract_dict(), **verdict, "letters_off_cut": self.letters_off_cut}
 
     def _repr_html_(self) -> str:
         """In a notebook: the verdict, the checklist item by item (PASS in green, FAIL in red,
@@ -224,7 +244,8 @@ def check(grid: Grid | str, checklist: Checklist | str | Path | None = None, wat
     only = as_items(only, "only")
     if only:
         checklist = checklist.select(only)
-    result = score(grid, words, budget, path_rule, shape, moves, time_limit)
+    limit = None if time_limit is None else check_seconds(time_limit)
+    result = score(grid, words, budget, path_rule, shape, moves, limit)
     if not result.complete:
         return CheckAnswer(result, None, time.monotonic() - started, result.stopped_by)
     strangers = sorted(w for w in result.words if w not in us_states())
@@ -232,15 +253,15 @@ def check(grid: Grid | str, checklist: Checklist | str | Path | None = None, wat
         which = "is not one" if len(strangers) == 1 else "are not"
         raise InputError(f"a checklist judges US states, and the grid holds {first_few(strangers)}, which {which}; "
                          "score a grid on another word list with 'exactgrid score --words'")
-    verdict, stopped_by = evaluate(checklist, result.words, result.total, water_borders), None
+    verdict, stopped_by, cut = evaluate(checklist, result.words, result.total, water_borders), None, None
     try:  # the letters off of missing states: evidence only, a search of its own on simple paths
-        with searching_until(None if time_limit is None else started + time_limit):
+        with searching_until(None if limit is None else started + limit):
             verdict = with_letters_off(verdict, result)
     except FinderTimedOut:
-        pass
+        cut = "time limit"
     except KeyboardInterrupt as exc:
-        stopped_by = interruption(exc)
-    return CheckAnswer(result, verdict, time.monotonic() - started, stopped_by)
+        stopped_by = cut = interruption(exc)
+    return CheckAnswer(result, verdict, time.monotonic() - started, stopped_by, cut)
 
 
 def fit(question: Question, backend: str | Backend | None = None, time_limit: float | None = DEFAULT_TIME_LIMIT,

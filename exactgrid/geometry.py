@@ -32,6 +32,7 @@ MAX_CELLS = MAX_SIDE * MAX_SIDE
 
 PathRule = Literal["walk", "simple"]
 PATH_RULES: tuple[PathRule, ...] = ("walk", "simple")
+"""``walk``: a cell may be visited again later; ``simple``: never twice (see exactgrid.finder)."""
 
 
 def check_path_rule(value: Any) -> PathRule:
@@ -39,7 +40,6 @@ def check_path_rule(value: Any) -> PathRule:
     if value not in PATH_RULES:
         raise InputError(f"unknown path rule {value!r}; choose from {', '.join(PATH_RULES)}")
     return value  # type: ignore[no-any-return]
-"""``walk``: a cell may be visited again later; ``simple``: never twice (see exactgrid.finder)."""
 
 
 def path_rule_text(path_rule: PathRule) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import errno
 import math
+import numbers
 import operator
 import os
 import stat
@@ -202,9 +203,14 @@ practical limit and is read as this (timers and ``select`` refuse far larger tim
 def check_seconds(value: Any, what: str = "time limit") -> float:
     """A duration in seconds: a finite number >= 0 (not a boolean, not NaN or infinity); one
     above :data:`MAX_SECONDS` is read as that (no practical limit)."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise InputError(f"{what} must be a number of seconds, got {value!r}")
-    seconds = float(value)
+    try:
+        seconds = float(value)
+    except OverflowError:  # a whole number too large for a float
+        seconds = math.inf if value > 0 else -math.inf
+    if seconds == math.inf and isinstance(value, numbers.Integral):
+        return MAX_SECONDS
     if not math.isfinite(seconds) or seconds < 0:
         raise InputError(f"{what} must be a finite number of seconds >= 0, got {value!r}")
     return min(seconds, MAX_SECONDS)

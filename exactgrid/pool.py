@@ -25,7 +25,7 @@ from .inputs import InputError
 def check_executor(value: Any) -> Executor | None:
     """``value`` when it is None or an executor (anything with ``submit``, as
     :class:`concurrent.futures.Executor` and a Dask client's executor have), else InputError."""
-    if value is not None and not callable(getattr(value, "submit", None)):
+    if value is not None and (isinstance(value, type) or not callable(getattr(value, "submit", None))):
         raise InputError(f"executor must be a concurrent.futures Executor (a process pool, a Dask client's "
                          f"get_executor()), got {type(value).__name__}")
     return value  # type: ignore[no-any-return]

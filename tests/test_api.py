@@ -209,3 +209,62 @@ def test_a_check_whose_score_is_cut_short_gives_no_verdict():
     assert "not judged" in answer.text()
     whole = eg.check(SLOW_TO_SCORE, path_rule="simple", budget=4, time_limit=None)
     assert whole.outcome is eg.Outcome.DOES_NOT_FIT and whole.checklist is not None
+
+
+@pytest.mark.parametrize("stop_after", [0, 1, 3, 5, 6])
+def test_every_word_is_found_unchecked_or_absent_whenever_the_score_stops(monkeypatch, stop_after):
+    """An interruption after any number of words leaves no word uncounted; after the last word
+    (the seed grid's list has 50; 6 stands for "after all" in a list of 6) the score is whole."""
+    from exactgrid import api
+
+    words = eg.WordList({w: eg.us_states().weight(w) for w in ("IDAHO", "ILLINOIS", "IOWA", "OHIO", "TEXAS", "UTAH")})
+    looked_for = api.scored_words
+
+    def stopped(*args, **kwargs):
+        for count, pair in enumerate(looked_for(*args, **kwargs)):
+            if count == stop_after:
+                raise KeyboardInterrupt()
+            yield pair
+        raise KeyboardInterrupt()  # after the last word
+
+    monkeypatch.setattr(api, "scored_words", stopped)
+    answer = eg.score("thoainesl", words)
+    assert answer.unchecked == tuple(words)[stop_after:]
+    assert answer.words == {"IDAHO", "ILLINOIS", "IOWA", "OHIO", "UTAH"} & set(tuple(words)[:stop_after])
+    whole = stop_after == len(words)
+    assert answer.complete is whole and answer.stopped_by == (None if whole else "Ctrl-C")
+    assert ("unknown: interrupted (Ctrl-C)" in answer._repr_html_()) is not whole
+
+
+def test_a_time_limit_while_the_list_is_read_answers_unknown(tmp_path):
+    path = tmp_path / "long.txt"
+    path.write_text("".join(f"{chr(65 + i % 26)}{chr(65 + i // 26 % 26)}{chr(65 + i // 676 % 26)}Q\n"
+                            for i in range(17_576)) * 10)
+    answer = eg.score("thoainesl", path, time_limit=0)
+    assert answer.outcome is eg.Outcome.UNKNOWN and answer.timed_out and answer.word_list is None
+    assert answer.text().endswith("unknown: the time limit came while the word list was read")
+
+
+def test_scores_are_equal_by_their_words_and_take_any_time_limit_a_number_can_say():
+    import numpy
+
+    assert eg.score("thoainesl") == eg.score("thoainesl", time_limit=10**400)  # no practical limit
+    assert eg.score("thoainesl", time_limit=numpy.int64(5)).complete
+
+
+@pytest.mark.parametrize("came,stopped_by,exit_code", [("time limit", None, 1), ("Ctrl-C", "Ctrl-C", 3)])
+def test_a_check_cut_short_while_measuring_letters_off_keeps_its_verdict(monkeypatch, came, stopped_by, exit_code):
+    from exactgrid import api
+    from exactgrid.finder import FinderTimedOut
+
+    def cut(*args, **kwargs):
+        raise FinderTimedOut("the time limit came") if came == "time limit" else KeyboardInterrupt()
+
+    monkeypatch.setattr(api, "with_letters_off", cut)
+    answer = eg.check("thoainesl")
+    assert answer.outcome is eg.Outcome.DOES_NOT_FIT and answer.exit_code == exit_code
+    assert answer.letters_off_cut == came and answer.stopped_by == stopped_by
+    assert answer.to_dict()["letters_off_cut"] == came and "letters off: not measured" in answer.text()
+    monkeypatch.undo()
+    whole = eg.check("thoainesl")
+    assert whole.letters_off_cut is None and whole.checklist.failed == answer.checklist.failed

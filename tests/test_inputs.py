@@ -301,6 +301,8 @@ def test_paths_seeds_and_lists_of_names_are_checked_at_the_library_door(tmp_path
     (lambda eg, q: eg.refute_by_cores(q, 5, relaxation="nope"), "relaxation must be one of sat, highs"),
     (lambda eg, q: eg.bound(q, time_limit=5, executor=5), "executor must be a concurrent.futures Executor"),
     (lambda eg, q: list(eg.fit_many([q], executor="pool")), "executor must be a concurrent.futures Executor"),
+    (lambda eg, q: eg.bound(q, time_limit=5, workers=2, executor=__import__("concurrent.futures").futures.Executor),
+     "executor must be a concurrent.futures Executor \\(.*\\), got type"),
     (lambda eg, q: eg.score("thoainesl", path_rule="simpel"), "unknown path rule 'simpel'"),
     (lambda eg, q: eg.score("thoainesl", time_limit=-1), "time limit must be"),
 ])

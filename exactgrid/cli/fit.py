@@ -11,8 +11,9 @@ JSON output (``--json``), stable keys:
   ``checkers`` (each {``checker``, ``accepted``, ``finished``, ``seconds``, ``reason``})};
   when it fits also ``grid``, ``rows``, ``shape``, ``moves``,
   ``requirements`` -- a list of {``requirement``, ``state``, ``spelled``, ``altered``,
-  ``path``, ``cells``} -- and ``score`` (as ``score --json``); ``stopped_by`` (``Ctrl-C``,
-  ``SIGTERM``, ``SIGHUP`` or null); with ``--show``, ``picture`` (see :mod:`exactgrid.cli.pictures`).
+  ``path``, ``cells``} -- and ``score`` (as ``score --json``'s keys from ``grid`` to
+  ``found``); ``stopped_by`` (``Ctrl-C``, ``SIGTERM``, ``SIGHUP`` or null); with ``--show``,
+  ``picture`` (see :mod:`exactgrid.cli.pictures`).
 * ``fit-many``: one JSON line per question, in completion order: ``id`` and either the keys of
   ``fit --json`` plus ``worker`` (host:pid), or ``error``; after Ctrl-C a last line ``stopped``
   and ``stopped_by``. ``--json`` is accepted and changes nothing but bad input (a JSON object).

@@ -35,8 +35,8 @@ from .base import (
 from .pictures import draw_picture, drawn_text
 from .progress import time_left
 
-SCORE_TIME_HELP = ("Stop after this long (walks never come near it; simple paths with a large --budget may), "
-                   "with the words found so far: exit 3.")
+SCORE_TIME_HELP = ("Stop after this long, with the words found so far: exit 3 (the US states on walks take "
+                   "milliseconds; simple paths with a large --budget, or a long --words list, may not).")
 
 
 @click.command("score")
@@ -64,7 +64,7 @@ def score_command(ctx: click.Context, grid: str, shape: str | None, moves: str, 
               help="Chains may cross the 3 water-only borders (IL-MI, MI-MN, NY-RI).")
 @click.option("--only", "only", metavar="KEY", multiple=True, help="Check only this item (repeatable).")
 @click.option("--time-limit", type=Seconds(), default=60.0, show_default=True, metavar="SECONDS",
-              help=SCORE_TIME_HELP.replace("the words found so far", "no verdict"))
+              help=SCORE_TIME_HELP.replace("the words found so far", "no verdict if the score is not complete"))
 @click.pass_context
 def check_command(
     ctx: click.Context,

@@ -164,7 +164,7 @@ class FitAnswer(Answer):
         exit_code), as every answer starts, then verdict, backend, rounds, model size, detail,
         what the counting pre-check found when it ran, the conflict (``explain``), the
         certificate (``certify``) and, when it fits, the grid, each requirement's witness and
-        the grid's full score (as ``score --json``)."""
+        the grid's full score (as ``score --json``'s keys from ``grid`` to ``found``)."""
         data: dict[str, Any] = {**self.contract_dict(), "seconds": round(self.seconds, 4),
                                 "verdict": self.verdict.value, "backend": self.backend, "rounds": self.rounds,
                                 "model": self.model_size.to_dict(), "detail": self.detail}
