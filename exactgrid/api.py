@@ -71,10 +71,11 @@ class ScoreAnswer(Score, Answer):
     def text(self) -> str:
         """As ``exactgrid score`` prints it: the grid, total, count and words; when cut short, a
         last line saying what stopped it and which words were not looked for."""
-        return score_text(self) if self.complete else f"{score_text(self)}\n\n{self._cut_short()}"
+        return score_text(self) if self.complete else f"{score_text(self)}\n\n{self.cut_short_line()}"
 
-    def _cut_short(self) -> str:
-        """What stopped the score, and which words it did not look for."""
+    def cut_short_line(self) -> str:
+        """When the score was cut short, the line saying what stopped it and which words it did
+        not look for (``unknown: the time limit came before ...``)."""
         why = f"interrupted ({self.stopped_by})" if self.stopped_by else "the time limit came"
         if self.word_list is None:
             return f"unknown: {why} while the word list was read"
@@ -86,7 +87,7 @@ class ScoreAnswer(Score, Answer):
         """In a notebook: the score's tables (see :class:`~exactgrid.finder.Score`), under a line
         saying what cut it short when it was."""
         tables = Score._repr_html_(self)
-        return tables if self.complete else block(line(self._cut_short()), tables)
+        return tables if self.complete else block(line(self.cut_short_line()), tables)
 
     def to_dict(self) -> dict[str, Any]:
         """As ``score --json`` prints it: the contract's keys, the score's (grid, rows, shape,

@@ -4,6 +4,7 @@ drawn (SVG parsed element by element, PNG sizes, byte-for-byte determinism, the 
 from __future__ import annotations
 
 import itertools
+import json
 import random
 import struct
 import subprocess
@@ -210,6 +211,19 @@ def test_png_size_follows_the_figure_and_dpi(tmp_path):
     pdf = tmp_path / "seed.pdf"
     eg.show("thoainesl", pdf)
     assert pdf.read_bytes().startswith(b"%PDF")
+
+
+def test_show_draws_no_picture_of_a_score_cut_short(tmp_path):
+    out = tmp_path / "cut.svg"
+    args = ["show", "VYMIPLASETDNRSTEOIAOWMCHW", "--path", "simple", "--budget", "4", "--time-limit", "0"]
+    result = CliRunner().invoke(cli, [*args, "--out", str(out), "--json"])
+    data = json.loads(result.stdout)
+    assert result.exit_code == 3 and data["out"] is None and "the time limit came before" in data["reason"]
+    assert not out.exists()
+    cut = eg.score("VYMIPLASETDNRSTEOIAOWMCHW", path_rule="simple", budget=4, time_limit=0)
+    with pytest.raises(eg.InputError, match="the score was cut short"):
+        eg.picture_of(cut)
+    assert eg.picture_of(eg.score("thoainesl")).total == 32_913_047
 
 
 def test_the_library_and_the_cli_take_the_same_dpi():

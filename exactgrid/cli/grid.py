@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import click
 
-from ..data import word_list
 from ..finder import PATH_RULES
 from ..geometry import MOVE_RULES
 from .base import (
@@ -32,7 +31,7 @@ from .base import (
     print_json,
     read_grid_argument,
 )
-from .pictures import draw_picture, drawn_text
+from .pictures import can_draw, draw_picture, drawn_text
 from .progress import time_left
 
 SCORE_TIME_HELP = ("Stop after this long, with the words found so far: exit 3 (the US states on walks take "
@@ -97,16 +96,30 @@ def check_command(
 @click.option("--water-borders", is_flag=True, default=False,
               help="Chains may cross the 3 water-only borders (IL-MI, MI-MN, NY-RI).")
 @picture_options
-def show_command(grid: str, shape: str | None, moves: str, path_rule: str, budget: int, words: str | None,
-                 as_json: bool, out: str, checklist_path: str | None, water_borders: bool, tile_map: bool | None,
-                 max_panels: int | None, columns: int | None, dpi: int) -> None:
+@click.option("--time-limit", type=Seconds(), default=60.0, show_default=True, metavar="SECONDS",
+              help=SCORE_TIME_HELP.replace("the words found so far", "no picture"))
+@click.pass_context
+def show_command(ctx: click.Context, grid: str, shape: str | None, moves: str, path_rule: str, budget: int,
+                 words: str | None, as_json: bool, out: str, checklist_path: str | None, water_borders: bool,
+                 tile_map: bool | None, max_panels: int | None, columns: int | None, dpi: int,
+                 time_limit: float) -> None:
     """Draw GRID to --out: the grid, one panel per word found (its path as arrows, the altered
     cell marked), and for the US states a tile map with the found states, the coast-to-coast
     chain and the award badges. Needs matplotlib: pip install 'exactgrid[plot]'."""
-    listed = word_list(words)
-    drawn = draw_picture(read_grid_argument(grid, shape, moves), out, words=listed, budget=listed.check_budget(budget),
-                  path_rule=path_rule, checklist=checklist_path, water_borders=True if water_borders else None,
-                  tile_map=tile_map, max_panels=max_panels, columns=columns, dpi=dpi)
+    from ..api import score
+
+    can_draw(out)
+    scored = score(read_grid_argument(grid, shape, moves), words, budget, path_rule,  # type: ignore[arg-type]
+                   time_limit=time_left(time_limit))
+    if not scored.complete:  # a picture of part of the words would show them as all
+        reason = f"no picture: {scored.cut_short_line()}"
+        if as_json:
+            print_json({"out": None, "reason": reason})
+        else:
+            click.echo(reason)
+        ctx.exit(scored.exit_code)
+    drawn = draw_picture(scored, out, checklist=checklist_path, water_borders=True if water_borders else None,
+                         tile_map=tile_map, max_panels=max_panels, columns=columns, dpi=dpi)
     if as_json:
         print_json(drawn)
     else:

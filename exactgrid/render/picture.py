@@ -296,6 +296,8 @@ def _read_subject(
         listed = word_list(words)
         return score(grid, listed, listed.check_budget(budget), path_rule), {}, ""
     if isinstance(subject, Score):
+        if not getattr(subject, "complete", True):  # a ScoreAnswer cut short: drawing it would show part as all
+            raise NothingToDraw("the score was cut short (the time limit or a signal came first): nothing to draw")
         return subject, {}, ""
     parts = getattr(subject, "picture_parts", None)
     if callable(parts):  # an answer (fit, solve) says what to draw
