@@ -47,7 +47,8 @@ class ScoreAnswer(Score, Answer):
     ``outcome`` is OPTIMAL when every word of the list was looked for: the score is exact and
     complete (as :class:`~exactgrid.puzzles.trackword.TrackwordAnswer`'s list is). It is UNKNOWN
     when the time limit (``timed_out``) or an interruption (``stopped_by``) came first, which
-    only simple paths with a large budget come near (their search is exponential in it):
+    the US states on walks never come near, but simple paths with a large budget (a search
+    exponential in it) or a list of many thousand words may:
     ``found`` then holds the words found so far, each certain, ``total`` is a lower bound, and
     ``unchecked`` names the words not looked for (``word_list`` is None, and ``unchecked``
     empty, when the time limit came while the list itself was read). Two scores are equal when
