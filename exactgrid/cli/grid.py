@@ -120,6 +120,7 @@ def show_command(ctx: click.Context, grid: str, shape: str | None, moves: str, p
         ctx.exit(scored.exit_code)
     drawn = draw_picture(scored, out, checklist=checklist_path, water_borders=True if water_borders else None,
                          tile_map=tile_map, max_panels=max_panels, columns=columns, dpi=dpi)
+    drawn["seconds"] = round(scored.seconds + drawn["seconds"], 3)  # the scoring, then the drawing
     if as_json:
         print_json(drawn)
     else:
