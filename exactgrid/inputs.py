@@ -207,10 +207,8 @@ def check_seconds(value: Any, what: str = "time limit") -> float:
         raise InputError(f"{what} must be a number of seconds, got {value!r}")
     try:
         seconds = float(value)
-    except OverflowError:  # a whole number too large for a float
-        seconds = math.inf if value > 0 else -math.inf
-    if seconds == math.inf and isinstance(value, numbers.Integral):
-        return MAX_SECONDS
+    except OverflowError:  # a whole number too large for a float: no practical limit, or below 0
+        seconds = MAX_SECONDS if value > 0 else -math.inf
     if not math.isfinite(seconds) or seconds < 0:
         raise InputError(f"{what} must be a finite number of seconds >= 0, got {value!r}")
     return min(seconds, MAX_SECONDS)

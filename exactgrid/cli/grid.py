@@ -34,14 +34,17 @@ from .base import (
 from .pictures import can_draw, draw_picture, drawn_text
 from .progress import time_left
 
-SCORE_TIME_HELP = ("Stop after this long, with the words found so far: exit 3 (the US states on walks take "
-                   "milliseconds; simple paths with a large --budget, or a long --words list, may not).")
+
+def score_time_help(answer: str) -> str:
+    """The --time-limit help of a command that scores a grid: what it answers when cut short."""
+    return (f"Stop after this long, with {answer}: exit 3 (the US states on walks take milliseconds; simple "
+            "paths with a large --budget, or a long --words list, may not).")
 
 
 @click.command("score")
 @grid_options
 @click.option("--time-limit", type=Seconds(), default=60.0, show_default=True, metavar="SECONDS",
-              help=SCORE_TIME_HELP)
+              help=score_time_help("the words found so far"))
 @click.pass_context
 def score_command(ctx: click.Context, grid: str, shape: str | None, moves: str, path_rule: str, budget: int,
                   words: str | None, as_json: bool, time_limit: float) -> None:
@@ -63,7 +66,7 @@ def score_command(ctx: click.Context, grid: str, shape: str | None, moves: str, 
               help="Chains may cross the 3 water-only borders (IL-MI, MI-MN, NY-RI).")
 @click.option("--only", "only", metavar="KEY", multiple=True, help="Check only this item (repeatable).")
 @click.option("--time-limit", type=Seconds(), default=60.0, show_default=True, metavar="SECONDS",
-              help=SCORE_TIME_HELP.replace("the words found so far", "no verdict if the score is not complete"))
+              help=score_time_help("no verdict if the score is not complete"))
 @click.pass_context
 def check_command(
     ctx: click.Context,
@@ -97,7 +100,7 @@ def check_command(
               help="Chains may cross the 3 water-only borders (IL-MI, MI-MN, NY-RI).")
 @picture_options
 @click.option("--time-limit", type=Seconds(), default=60.0, show_default=True, metavar="SECONDS",
-              help=SCORE_TIME_HELP.replace("the words found so far", "no picture"))
+              help=score_time_help("no picture"))
 @click.pass_context
 def show_command(ctx: click.Context, grid: str, shape: str | None, moves: str, path_rule: str, budget: int,
                  words: str | None, as_json: bool, out: str, checklist_path: str | None, water_borders: bool,
