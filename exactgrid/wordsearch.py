@@ -216,7 +216,8 @@ DEADLINE_STEPS = 4096
 
 def search_words(grid: Grid, words: Trie | WordList | Iterable[str], path_rule: PathRule = "simple",
                  min_length: int = 3, max_length: int | None = None, budget: int = 0,
-                 deadline: float | None = None) -> list[WordHit]:
+                 deadline: float | None = None, *, found_so_far: dict[str, WordHit] | None = None
+                 ) -> list[WordHit]:
     """Every word of ``words`` that ``grid`` spells with ``min_length`` to ``max_length`` letters
     (None: no upper bound) under ``path_rule``, found by one depth-first search of the grid
     guided by a trie (not one search per word).
@@ -229,6 +230,10 @@ def search_words(grid: Grid, words: Trie | WordList | Iterable[str], path_rule: 
     once and cached) or an iterable of upper-case words.
     Bad lengths, path rules or budgets raise InputError with a one-line message. ``deadline``
     (a ``time.monotonic()`` value): raise :class:`SearchTimedOut` once it has passed.
+    ``found_so_far``, when given, gets every word found by the time the search ends, however it
+    ends: all of them when it completes, and when the deadline or Ctrl-C cuts it short, the
+    words found before that (each held; with a budget, a word's path is the best seen so far,
+    which a complete search might have replaced by one with fewer alterations).
 
     >>> from exactgrid.grid import parse_grid
     >>> hits = search_words(parse_grid("set/err/vei"), ["RETRIEVES", "TREE", "TRESS", "SET"])
@@ -253,13 +258,29 @@ def search_words(grid: Grid, words: Trie | WordList | Iterable[str], path_rule: 
                          "walks take any budget")
     letters, neighbours = grid.letters, grid.board.neighbours
     clock = _Clock(deadline)
-    if budget == 0 and simple:
-        found = _exact_simple(letters, neighbours, trie.root, low, limit, clock)
-    else:
-        found = _altered(letters, neighbours, trie.root, low, limit, budget, simple, clock)
-    hits = [WordHit(word, path, "".join(letters[c] for c in path)) for word, (_, path) in found.items()]
-    hits.sort(key=lambda hit: (-len(hit.word), hit.word))
+    found: Found = {}
+    try:
+        if budget == 0 and simple:
+            _exact_simple(letters, neighbours, trie.root, low, limit, clock, found)
+        else:
+            _altered(letters, neighbours, trie.root, low, limit, budget, simple, clock, found)
+    finally:
+        hits = _hits(letters, found)
+        if found_so_far is not None:
+            found_so_far.update((hit.word, hit) for hit in hits)
     return hits
+
+
+def _hits(letters: str, found: Found) -> list[WordHit]:
+    """The search's words as hits, longest first, then alphabetically."""
+    hits = [WordHit(word, path, "".join(letters[c] for c in path)) for word, (_, path) in found.items()]
+    hits.sort(key=sort_key)
+    return hits
+
+
+def sort_key(hit: WordHit) -> tuple[int, str]:
+    """The order of a search's hits: longest first, then alphabetically."""
+    return -len(hit.word), hit.word
 
 
 MAX_DEPTH = 300
@@ -289,9 +310,9 @@ class _Clock:
 
 
 def _exact_simple(letters: str, neighbours: tuple[tuple[int, ...], ...], root: TrieNode,
-                  low: int, high: int, clock: _Clock) -> Found:
-    """Simple paths, exact letters: the fast path (one trie child per step, a visited bitmask)."""
-    found: Found = {}
+                  low: int, high: int, clock: _Clock, found: Found) -> None:
+    """Simple paths, exact letters: the fast path (one trie child per step, a visited bitmask),
+    into ``found``."""
     path: list[int] = []
 
     def extend(cell: int, node: TrieNode, visited: int, depth: int) -> None:
@@ -317,19 +338,18 @@ def _exact_simple(letters: str, neighbours: tuple[tuple[int, ...], ...], root: T
                 path.append(cell)
                 extend(cell, child, 1 << cell, 1)
                 path.pop()
-    return found
 
 
 def _altered(letters: str, neighbours: tuple[tuple[int, ...], ...], root: TrieNode, low: int, high: int,
-             budget: int, simple: bool, clock: _Clock) -> Found:
-    """Any path rule and budget: a depth-first search over (cell, trie node, alterations used).
+             budget: int, simple: bool, clock: _Clock, found: Found) -> None:
+    """Any path rule and budget: a depth-first search over (cell, trie node, alterations used),
+    into ``found``.
 
     Walks expand each state once (``seen``): a walk's continuations do not depend on how it
     got there, and the first arrival comes by the lexicographically smallest path, since the
     search runs in that order and a later arrival could swap in the earlier prefix. Simple
     paths carry the visited cells, so they are searched path by path (``seen`` is None).
     """
-    found: Found = {}
     seen: set[tuple[int, int, int]] | None = None if simple else set()
     path: list[int] = []
 
@@ -366,7 +386,6 @@ def _altered(letters: str, neighbours: tuple[tuple[int, ...], ...], root: TrieNo
     # (an empty trie has depth 0: then ``high`` is 0 and the root has no child to step into)
     for cell in range(len(letters)):
         step(cell, root, 0, 0, 0)
-    return found
 
 
 def _keep_fewest(found: Found, word: str, used: int, path: list[int]) -> None:

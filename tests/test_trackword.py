@@ -281,16 +281,17 @@ def test_searches_that_would_not_end_are_refused():
     assert [hit.word for hit in walks.words] == ["QQQQQQQQQ", "ZZZZZZZZZ"]
 
 
-def test_a_search_past_its_time_limit_answers_unknown_with_no_words():
+def test_a_search_past_its_time_limit_answers_unknown_with_the_words_found_so_far():
     from click.testing import CliRunner
 
     from exactgrid.cli import cli
 
     # walks of up to 30 letters, any 9 altered: far more states than a deadline check's interval
     ended = list_words("thoainesl", path_rule="walk", max_length=30, budget=9, time_limit=0)
-    assert ended.outcome == "unknown" and ended.timed_out and ended.stopped_by is None and ended.words == ()
-    assert "words  unknown: the time limit came first (ENABLE)" in ended.text()
+    assert ended.outcome == "unknown" and ended.timed_out and ended.stopped_by is None and not ended.complete
+    assert f"words  at least {ended.count} of 3-30 letters (ENABLE): the time limit came first" in ended.text()
     assert ended.to_dict()["timed_out"] is True and ended.exit_code == 3
+    assert ended.to_dict()["count"] == ended.count == len(ended.to_dict()["words"])
     result = CliRunner().invoke(cli, ["words", "thoainesl", "--path", "walk", "--max-length", "30", "--budget", "9",
                                       "--time-limit", "0"])
     assert result.exit_code == 3 and "the time limit came first" in result.output
@@ -328,3 +329,33 @@ def test_no_list_is_the_us_states_as_for_word_list():
     # words=None reads the US states (exactgrid.data.word_list); the time limit's reading kept that
     answer = list_words("thoainesl", None, path_rule="walk", min_length=4, budget=0)
     assert "OHIO" in [hit.word for hit in answer.words] and answer.list_name == "US states"
+
+
+@pytest.mark.parametrize("path_rule, budget", [("simple", 0), ("simple", 1), ("walk", 1)])
+@pytest.mark.parametrize("stop", ["deadline", "Ctrl-C"])
+def test_a_search_cut_short_keeps_every_word_found_before_the_stop(monkeypatch, path_rule, budget, stop):
+    import exactgrid.wordsearch as wordsearch
+
+    whole = {hit.word: hit for hit in list_words(FIXTURE, path_rule=path_rule, budget=budget).words}
+    counts = []
+    for steps in (1, 40, 400, 4_000, 40_000):  # the search is stopped at its state number `steps`
+        def tick(clock, steps=steps):
+            clock.steps += 1
+            if clock.steps == steps:
+                raise wordsearch.SearchTimedOut("stopped") if stop == "deadline" else KeyboardInterrupt
+        monkeypatch.setattr(wordsearch._Clock, "tick", tick)
+        answer = list_words(FIXTURE, path_rule=path_rule, budget=budget)
+        counts.append(answer.count)
+        if answer.complete:  # the search ended before that state: the whole list
+            assert {hit.word: hit for hit in answer.words} == whole
+            continue
+        assert answer.outcome == "unknown" and answer.exit_code == 3
+        assert (answer.timed_out, answer.stopped_by) == ((True, None) if stop == "deadline" else (False, "Ctrl-C"))
+        for hit in answer.words:  # each word found is held, by a path that spells it within the budget
+            assert hit.word in whole and is_valid_path(Board(3, 3), hit.path, path_rule)
+            assert hit.spelled == "".join(parse_grid(FIXTURE).letters[c] for c in hit.path)
+            assert hit.substitutions <= budget
+            if budget == 0:  # the first path found is the one the whole search reports
+                assert hit == whole[hit.word]
+        assert [hit.word for hit in answer.words] == sorted((h.word for h in answer.words), key=lambda w: (-len(w), w))
+    assert counts == sorted(counts) and counts[0] == 0 and counts[2] > 0 and counts[-1] == len(whole)

@@ -140,7 +140,7 @@ def show_command(ctx: click.Context, grid: str, shape: str | None, moves: str, p
 @click.option("--budget", type=click.IntRange(min=0), default=0, show_default=True, metavar="K",
               help="Letters that may be altered per word (Trackword: 0).")
 @click.option("--time-limit", type=Seconds(), default=60.0, show_default=True, metavar="SECONDS",
-              help="Stop after this long, with no words (the search gives them at its end): exit 3.")
+              help="Stop after this long, with the words found so far: exit 3.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 @click.pass_context
 def words_command(ctx: click.Context, grid: str, list_name: str, min_length: int, max_length: int,

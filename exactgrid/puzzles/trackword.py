@@ -43,6 +43,7 @@ from ..wordsearch import (
     check_lengths,
     hamiltonian_paths,
     search_words,
+    sort_key,
     trie_for,
 )
 from .clock import Clock
@@ -65,8 +66,9 @@ class TrackwordAnswer(Answer):
     completely (one exhaustive search; nothing is guessed, nothing left out), which is a proven
     answer, like an optimum that is proven; a yes/no outcome (FITS, DOES_NOT_FIT) would answer a
     question nobody asked. UNKNOWN when the time limit or Ctrl-C (or a stop signal,
-    ``stopped_by``) cut the search short: ``words`` is then empty, the search giving its words
-    only at its end.
+    ``stopped_by``) cut the search short: ``words`` then holds the words found before the stop,
+    each held by the grid, so ``count`` is a lower bound (with a budget, a word's path is the
+    best seen so far, not necessarily the one with fewest alterations).
     """
 
     grid: Grid
@@ -90,8 +92,13 @@ class TrackwordAnswer(Answer):
 
     @property
     def count(self) -> int:
-        """How many distinct words the grid holds."""
+        """How many distinct words the grid holds (found before the stop, when cut short)."""
         return len(self.words)
+
+    @property
+    def complete(self) -> bool:
+        """Whether the search ran to its end, so that ``words`` are all the grid holds."""
+        return not (self.stopped_by or self.timed_out)
 
     def by_length(self) -> dict[int, tuple[WordHit, ...]]:
         """The words grouped by length, longest first."""
@@ -106,7 +113,7 @@ class TrackwordAnswer(Answer):
         ``path_rule``, ``budget``, ``list``, ``min_length``, ``max_length``, ``count``, ``words``:
         each with ``word``, ``length``, ``spelled`` (altered letters in lower case), ``path`` as
         cell labels and ``cells`` as 0-based indices; ``timed_out`` (the time limit ended the
-        search: no words)."""
+        search: ``count`` and ``words`` are those found before it)."""
         board = self.grid.board
         return {
             **self.contract_dict(),
@@ -129,10 +136,11 @@ class TrackwordAnswer(Answer):
         """What ``exactgrid words`` prints: the grid block, the count, then the words by length,
         each with its path as cell labels (``r1c2``)."""
         rules = _describe(self.grid.board, self.path_rule) + (f", budget {self.budget}" if self.budget else "")
-        count = (f"unknown: interrupted ({self.stopped_by})" if self.stopped_by
-                 else "unknown: the time limit came first" if self.timed_out
-                 else f"{self.count} of {_lengths(self.min_length, self.max_length)} letters")
-        lines = [self.grid.block(), "", f"grid   {self.grid.letters}  ({rules})", f"words  {count} ({self.list_name})"]
+        count = f"{self.count} of {_lengths(self.min_length, self.max_length)} letters ({self.list_name})"
+        if not self.complete:
+            why = f"interrupted ({self.stopped_by})" if self.stopped_by else "the time limit came first"
+            count = f"at least {count}: {why}, and more may be held"
+        lines = [self.grid.block(), "", f"grid   {self.grid.letters}  ({rules})", f"words  {count}"]
         lines += _word_lines(self.by_length(), self.grid.board)
         return "\n".join(lines)
 
@@ -229,9 +237,9 @@ def list_words(grid: Grid | str, words: str | WordList = DEFAULT_WORDS, path_rul
     (``simple`` by Trackword's rules).
 
     ``grid`` is a Grid or its text (``"set/err/vei"``; see :func:`~exactgrid.grid.parse_grid`,
-    king moves). Bad input raises InputError with a one-line message. The answer is one search
-    that gives its words only at its end: ``time_limit`` (seconds from the call; None: none)
-    or Ctrl-C (or a stop signal) ending it first answers UNKNOWN, with ``stopped_by`` set.
+    king moves). Bad input raises InputError with a one-line message. ``time_limit`` (seconds
+    from the call; None: none) or Ctrl-C (or a stop signal, ``stopped_by``) ending the search
+    first answers UNKNOWN with the words found before the stop.
 
     >>> answer = list_words("set/err/vei")
     >>> answer.count, answer.words[0].word
@@ -245,7 +253,7 @@ def list_words(grid: Grid | str, words: str | WordList = DEFAULT_WORDS, path_rul
         raise InputError(f"a grid must be a Grid or its letters as text, got {grid!r}")
     check_whole(budget, "the alteration budget")
     chosen: WordList | None = None
-    hits: list[WordHit] = []
+    found_so_far: dict[str, WordHit] = {}
     stopped_by, timed_out = None, False
     try:  # reading and indexing a long list counts against the time limit too
         chosen = word_list(words, deadline)
@@ -253,14 +261,15 @@ def list_words(grid: Grid | str, words: str | WordList = DEFAULT_WORDS, path_rul
         if budget > longest:
             raise InputError(f"the alteration budget must be from 0 to {longest} (the longest word counted has "
                              f"{longest} letters; more alters nothing), got {budget}")
-        hits = search_words(board_grid, trie_for(chosen, low, high, deadline), path_rule, low, high, budget,
-                            deadline)
+        search_words(board_grid, trie_for(chosen, low, high, deadline), path_rule, low, high, budget, deadline,
+                     found_so_far=found_so_far)
     except DeadlinePassed:
         timed_out = True
     except KeyboardInterrupt as exc:
         stopped_by = interruption(exc)
     list_name = chosen.name if chosen is not None else Path(str(words)).name  # only a file is read under the clock
-    return TrackwordAnswer(board_grid, tuple(hits), low, high, path_rule, list_name, time.perf_counter() - start,
+    hits = tuple(sorted(found_so_far.values(), key=sort_key))
+    return TrackwordAnswer(board_grid, hits, low, high, path_rule, list_name, time.perf_counter() - start,
                            budget, stopped_by, timed_out)
 
 
