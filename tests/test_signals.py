@@ -20,6 +20,7 @@ import pytest
 
 from .children import CLI, start, start_cli
 from .conftest import AVAILABLE_BACKENDS
+from .tools import load_tool
 
 ROOT = Path(__file__).resolve().parents[1]
 HARD = ROOT / "instances" / "benchmarks" / "fit" / "4x4_m8.toml"  # no backend decides it alone: --no-counting
@@ -27,32 +28,8 @@ HARD = ROOT / "instances" / "benchmarks" / "fit" / "4x4_m8.toml"  # no backend d
 # solver binary below it; the portfolio's two members
 CHILD_PROCESSES = {"kissat": 1, "cbc": 2, "cpsat": 1, "highs": 1, "portfolio": 2}
 HANG_SECONDS = 600  # fail-safe bounds only, never reached by working code on any machine
-
-
-def descendants(pid: int) -> set[int]:
-    """Every live process below ``pid`` (children, their children, ...)."""
-    rows = subprocess.run(["ps", "-eo", "pid=,ppid=,stat="], capture_output=True, text=True, check=True).stdout
-    children: dict[int, list[int]] = {}
-    for row in rows.split("\n"):
-        parts = row.split()
-        if len(parts) == 3 and not parts[2].startswith("Z"):
-            children.setdefault(int(parts[1]), []).append(int(parts[0]))
-    found, todo = set(), [pid]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            found.add(child)
-            todo.append(child)
-    return found
-
-
-def alive(pids: set[int]) -> set[int]:
-    """Those of ``pids`` still running (zombies count as gone)."""
-    live = set()
-    for pid in pids:
-        stat = subprocess.run(["ps", "-o", "stat=", "-p", str(pid)], capture_output=True, text=True).stdout.strip()
-        if stat and not stat.startswith("Z"):
-            live.add(pid)
-    return live
+PROCESSES = load_tool("processes")  # what a process has running below it: shared with tools/bench_signals.py
+alive, descendants = PROCESSES.alive, PROCESSES.descendants
 
 
 def start_fit(backend: str, tmp_path: Path) -> subprocess.Popen:

@@ -19,33 +19,11 @@ import sys
 import time
 from pathlib import Path
 
+from processes import alive, descendants
+
 from exactgrid.backends import list_backends
 
 HARD = Path(__file__).resolve().parents[1] / "instances" / "benchmarks" / "fit" / "4x4_m8.toml"
-
-
-def descendants(pid: int) -> set[int]:
-    rows = subprocess.run(["ps", "-eo", "pid=,ppid=,stat="], capture_output=True, text=True, check=True).stdout
-    children: dict[int, list[int]] = {}
-    for row in rows.split("\n"):
-        parts = row.split()
-        if len(parts) == 3 and not parts[2].startswith("Z"):
-            children.setdefault(int(parts[1]), []).append(int(parts[0]))
-    found, todo = set(), [pid]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            found.add(child)
-            todo.append(child)
-    return found
-
-
-def alive(pids: set[int]) -> set[int]:
-    out = set()
-    for pid in pids:
-        stat = subprocess.run(["ps", "-o", "stat=", "-p", str(pid)], capture_output=True, text=True).stdout.strip()
-        if stat and not stat.startswith("Z"):
-            out.add(pid)
-    return out
 
 
 def one_stop(backend: str, signum: int) -> tuple[float, int, int]:
