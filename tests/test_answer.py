@@ -65,3 +65,26 @@ def test_check_refuses_words_that_are_not_states(tmp_path) -> None:
 
 def test_eg_puzzles_is_reachable() -> None:
     assert eg.puzzles.__name__ == "exactgrid.puzzles"
+
+
+def test_every_answer_but_solves_is_frozen_as_reference_md_says() -> None:
+    import dataclasses
+    import importlib
+    import pkgutil
+
+    import exactgrid
+
+    for module in pkgutil.walk_packages(exactgrid.__path__, "exactgrid."):  # every answer class defined
+        if not module.name.startswith(("exactgrid.fit.", "exactgrid.solve.")) and module.name not in (
+                "exactgrid.fit", "exactgrid.solve", "exactgrid.encode", "exactgrid.__main__"):
+            importlib.import_module(module.name)
+    answers, todo = set(), [Answer]
+    while todo:
+        for sub in todo.pop().__subclasses__():
+            todo.append(sub)
+            if sub.__module__.startswith("exactgrid."):
+                answers.add(sub)
+    names = {cls.__name__ for cls in answers}
+    assert {"ScoreAnswer", "FitAnswer", "AwardConflict", "BoundAnswer", "TrackwordAnswer", "SolveAnswer"} <= names
+    thawed = {cls.__name__ for cls in answers if not dataclasses.fields(cls) or not cls.__dataclass_params__.frozen}
+    assert thawed == {"SolveAnswer"}

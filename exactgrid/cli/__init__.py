@@ -96,11 +96,12 @@ def cli() -> None:
     GRID is the letter string, row by row, in any case, optionally with spaces or '/'
     between rows (e.g. thoainesl or THO/AIN/ESL), or the path of a file holding it.
 
-    Needs Python 3.11 or newer. `pip install exactgrid` runs every command but three
+    Needs Python 3.11 or newer. `pip install exactgrid` runs every command but four
     uses, each an extra: solve and fit --local-search need numba (pip install
     'exactgrid[solve]'); show and --show need matplotlib (pip install 'exactgrid[plot]');
-    --scheduler needs Dask (pip install 'exactgrid[dask]'). pip install 'exactgrid[all]'
-    brings all three.
+    --scheduler needs Dask (pip install 'exactgrid[dask]'); --certify on large proofs wants
+    dratify's Rust engine (pip install 'exactgrid[certify]'). pip install 'exactgrid[all]'
+    brings all four.
     """
 
 

@@ -53,7 +53,7 @@ class Asked:
     grid: str | None = None
 
 
-@dataclass
+@dataclass(frozen=True)
 class AwardConflict(Answer):
     """Which of ``awards`` cannot be earned together by a grid of ``question``.
 

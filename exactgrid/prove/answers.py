@@ -84,8 +84,8 @@ class BoundAnswer(Answer):
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: the contract's keys (outcome, seconds, stopped_by, exit_code), then status,
         bound, total, rounds, renamed, trajectory, cores, word_cores, grid, detail,
-        confirmation, method and backend (and, for ``relaxation``, ``how``, as before), then
-        checkers (with ``certify``: each {checker, accepted, finished, seconds, reason})."""
+        confirmation, method, backend, checkers (with ``certify``: each {checker, accepted,
+        finished, seconds, reason}), and for ``relaxation`` last ``how``."""
         data = {**self.contract_dict(), "status": self.status, "bound": self.bound, "total": self.total,
                 "rounds": self.rounds, "renamed": self.renamed,
                 "trajectory": [[round(s, 2), b] for s, b in self.trajectory],

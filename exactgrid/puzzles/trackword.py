@@ -238,7 +238,7 @@ def list_words(grid: Grid | str, words: str | WordList = DEFAULT_WORDS, path_rul
 
     ``grid`` is a Grid or its text (``"set/err/vei"``; see :func:`~exactgrid.grid.parse_grid`,
     king moves). Bad input raises InputError with a one-line message. ``time_limit`` (seconds
-    from the call; None: none) or Ctrl-C (or a stop signal, ``stopped_by``) ending the search
+    from the call; None, the default: none) or Ctrl-C (or a stop signal, ``stopped_by``) ending the search
     first answers UNKNOWN with the words found before the stop.
 
     >>> answer = list_words("set/err/vei")
@@ -369,7 +369,7 @@ def _build_how(scoring: _Scoring, shape: Board, clock: Clock) -> str:
         return (f"exhaustive over all {len(scoring.paths)} Hamiltonian paths of the {board} board "
                 f"({grids} distinct grids): proven best")
     why = (f"interrupted ({scoring.stopped_by})" if scoring.stopped_by
-           else f"the {clock.time_limit:g} s time limit ran out")
+           else "the time limit ran out")  # (the command's clock gives what start-up left of it)
     if scoring.hits is None:
         return f"{why} before any grid of the {board} board was scored: no grid"
     return (f"{why} after scoring {scoring.tried:,} of the {grids:,} distinct grids "
