@@ -216,7 +216,7 @@ DEADLINE_STEPS = 4096
 
 def search_words(grid: Grid, words: Trie | WordList | Iterable[str], path_rule: PathRule = "simple",
                  min_length: int = 3, max_length: int | None = None, budget: int = 0,
-                 deadline: float | None = None, *, found_so_far: dict[str, WordHit] | None = None
+                 deadline: float | None = None, *, found_so_far: list[WordHit] | None = None
                  ) -> list[WordHit]:
     """Every word of ``words`` that ``grid`` spells with ``min_length`` to ``max_length`` letters
     (None: no upper bound) under ``path_rule``, found by one depth-first search of the grid
@@ -230,10 +230,11 @@ def search_words(grid: Grid, words: Trie | WordList | Iterable[str], path_rule: 
     once and cached) or an iterable of upper-case words.
     Bad lengths, path rules or budgets raise InputError with a one-line message. ``deadline``
     (a ``time.monotonic()`` value): raise :class:`SearchTimedOut` once it has passed.
-    ``found_so_far``, when given, gets every word found by the time the search ends, however it
-    ends: all of them when it completes, and when the deadline or Ctrl-C cuts it short, the
-    words found before that (each held; with a budget, a word's path is the best seen so far,
-    which a complete search might have replaced by one with fewer alterations).
+    ``found_so_far``, when given, is extended by the hits found by the time the search ends,
+    in the same order, however it ends: all of them when it completes, and when the deadline or
+    Ctrl-C cuts it short, the words found before that (each held; with a budget, a word's path
+    is the best seen so far, which a complete search might have replaced by one with fewer
+    alterations).
 
     >>> from exactgrid.grid import parse_grid
     >>> hits = search_words(parse_grid("set/err/vei"), ["RETRIEVES", "TREE", "TRESS", "SET"])
@@ -267,20 +268,15 @@ def search_words(grid: Grid, words: Trie | WordList | Iterable[str], path_rule: 
     finally:
         hits = _hits(letters, found)
         if found_so_far is not None:
-            found_so_far.update((hit.word, hit) for hit in hits)
+            found_so_far.extend(hits)
     return hits
 
 
 def _hits(letters: str, found: Found) -> list[WordHit]:
     """The search's words as hits, longest first, then alphabetically."""
     hits = [WordHit(word, path, "".join(letters[c] for c in path)) for word, (_, path) in found.items()]
-    hits.sort(key=sort_key)
+    hits.sort(key=lambda hit: (-len(hit.word), hit.word))
     return hits
-
-
-def sort_key(hit: WordHit) -> tuple[int, str]:
-    """The order of a search's hits: longest first, then alphabetically."""
-    return -len(hit.word), hit.word
 
 
 MAX_DEPTH = 300

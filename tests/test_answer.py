@@ -86,5 +86,6 @@ def test_every_answer_but_solves_is_frozen_as_reference_md_says() -> None:
                 answers.add(sub)
     names = {cls.__name__ for cls in answers}
     assert {"ScoreAnswer", "FitAnswer", "AwardConflict", "BoundAnswer", "TrackwordAnswer", "SolveAnswer"} <= names
-    thawed = {cls.__name__ for cls in answers if not dataclasses.fields(cls) or not cls.__dataclass_params__.frozen}
+    assert all(dataclasses.is_dataclass(cls) for cls in answers)
+    thawed = {cls.__name__ for cls in answers if not cls.__dataclass_params__.frozen}
     assert thawed == {"SolveAnswer"}

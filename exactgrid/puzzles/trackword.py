@@ -43,7 +43,6 @@ from ..wordsearch import (
     check_lengths,
     hamiltonian_paths,
     search_words,
-    sort_key,
     trie_for,
 )
 from .clock import Clock
@@ -88,7 +87,7 @@ class TrackwordAnswer(Answer):
     @property
     def outcome(self) -> Outcome:  # type: ignore[override]
         """OPTIMAL (the complete list), or UNKNOWN when interrupted (see the class notes)."""
-        return Outcome.UNKNOWN if self.stopped_by or self.timed_out else Outcome.OPTIMAL
+        return Outcome.OPTIMAL if self.complete else Outcome.UNKNOWN
 
     @property
     def count(self) -> int:
@@ -253,7 +252,7 @@ def list_words(grid: Grid | str, words: str | WordList = DEFAULT_WORDS, path_rul
         raise InputError(f"a grid must be a Grid or its letters as text, got {grid!r}")
     check_whole(budget, "the alteration budget")
     chosen: WordList | None = None
-    found_so_far: dict[str, WordHit] = {}
+    found_so_far: list[WordHit] = []  # sorted by the search, longest first
     stopped_by, timed_out = None, False
     try:  # reading and indexing a long list counts against the time limit too
         chosen = word_list(words, deadline)
@@ -268,9 +267,8 @@ def list_words(grid: Grid | str, words: str | WordList = DEFAULT_WORDS, path_rul
     except KeyboardInterrupt as exc:
         stopped_by = interruption(exc)
     list_name = chosen.name if chosen is not None else Path(str(words)).name  # only a file is read under the clock
-    hits = tuple(sorted(found_so_far.values(), key=sort_key))
-    return TrackwordAnswer(board_grid, hits, low, high, path_rule, list_name, time.perf_counter() - start,
-                           budget, stopped_by, timed_out)
+    return TrackwordAnswer(board_grid, tuple(found_so_far), low, high, path_rule, list_name,
+                           time.perf_counter() - start, budget, stopped_by, timed_out)
 
 
 @dataclass
@@ -369,7 +367,7 @@ def _build_how(scoring: _Scoring, shape: Board, clock: Clock) -> str:
         return (f"exhaustive over all {len(scoring.paths)} Hamiltonian paths of the {board} board "
                 f"({grids} distinct grids): proven best")
     why = (f"interrupted ({scoring.stopped_by})" if scoring.stopped_by
-           else "the time limit ran out")  # (the command's clock gives what start-up left of it)
+           else "the time limit ran out")  # no number: the clock holds what start-up left of the limit given
     if scoring.hits is None:
         return f"{why} before any grid of the {board} board was scored: no grid"
     return (f"{why} after scoring {scoring.tried:,} of the {grids:,} distinct grids "
