@@ -29,11 +29,11 @@ from dataclasses import dataclass
 
 # PathRule and PATH_RULES live in geometry; they stay importable from here too
 from .geometry import PATH_RULES, Board, PathRule, cells_of, check_path_rule, path_rule_text  # noqa: F401
-from .grid import Grid
+from .grid import Grid, as_grid
 from .inputs import InputError
 from .notebook import block, letters_table, line, table
 from .stopping import DeadlinePassed
-from .words import WordList
+from .words import WordList, normalise_word
 
 _STEPS: ContextVar[_Steps | None] = ContextVar("exactgrid_finder_steps", default=None)
 
@@ -162,6 +162,20 @@ class Score:
         words = table([word, weight, "spelled", "altered", "path"], rows, right=(1,)) if rows else "(no words found)"
         return block(letters_table(self.grid.rows()), line(f"{self.grid.letters}  ({self.rules})"),
                      f"total <b>{self.total:,}</b> · {len(self.found)} found", words)
+
+
+def _word_of(word: str) -> str:
+    """``word`` as the finder reads it, as word lists read theirs: letters A-Z in any case,
+    spaces and punctuation dropped (``"New York"`` is NEWYORK); InputError when that leaves no
+    letter or finds a digit or a letter outside A-Z."""
+    if isinstance(word, str) and word.isascii() and word.isalpha() and word.isupper():
+        return word
+    if not isinstance(word, str):
+        raise InputError(f"a word is a string of letters, got {type(word).__name__}")
+    letters = normalise_word(word)
+    if not letters:
+        raise InputError(f"a word needs at least one letter A-Z, got {word!r}")
+    return letters
 
 
 def _check(budget: int, path_rule: str, word: str) -> int:
@@ -299,13 +313,17 @@ def _simple_found(grid: Grid, word: str, budget: int) -> bool:
     )
 
 
-def is_found(grid: Grid, word: str, budget: int = 1, path_rule: PathRule = "walk") -> bool:
+def is_found(grid: Grid | str, word: str, budget: int = 1, path_rule: PathRule = "walk") -> bool:
     """Whether ``word`` is spelled in ``grid`` with at most ``budget`` substitutions.
 
     >>> from exactgrid.grid import parse_grid
     >>> is_found(parse_grid("thoainesl"), "OHIO")
     True
+
+    ``grid`` may be its letters (read with king moves), and ``word`` is read as word lists
+    read theirs (any case; spaces and punctuation dropped): ``is_found("thoainesl", "ohio")``.
     """
+    grid, word = as_grid(grid), _word_of(word)
     budget = _check(budget, path_rule, word)
     if len(word) > grid.board.size and path_rule == "simple":
         return False
@@ -314,22 +332,26 @@ def is_found(grid: Grid, word: str, budget: int = 1, path_rule: PathRule = "walk
     return _simple_found(grid, word, budget)
 
 
-def find(grid: Grid, word: str, budget: int = 1, path_rule: PathRule = "walk") -> Match | None:
+def find(grid: Grid | str, word: str, budget: int = 1, path_rule: PathRule = "walk") -> Match | None:
     """The canonical witness for ``word`` in ``grid``, or None when it is not found.
 
     >>> from exactgrid.grid import parse_grid
     >>> find(parse_grid("thoainesl"), "UTAH").spelled
     'ATAH'
+
+    ``grid`` and ``word`` are read as :func:`is_found` reads them.
     """
+    grid, word = as_grid(grid), _word_of(word)
     budget = _check(budget, path_rule, word)
-    if not word or (path_rule == "simple" and len(word) > grid.board.size):
+    if path_rule == "simple" and len(word) > grid.board.size:
         return None
     if path_rule == "walk":
         return _walk_witness(grid, word, budget)
     return _simple_witness(grid, word, budget)
 
 
-def fewest_alterations(grid: Grid, word: str, path_rule: PathRule = "walk", most: int | None = None) -> int | None:
+def fewest_alterations(grid: Grid | str, word: str, path_rule: PathRule = "walk",
+                       most: int | None = None) -> int | None:
     """The fewest letters of ``word`` a path of ``path_rule`` on ``grid`` must alter to spell it
     (0: spelled exactly), or None when that is more than ``most`` (default: the word's length,
     so a walk always answers; on the simple rule each budget tried is a depth-first search, so
@@ -338,10 +360,11 @@ def fewest_alterations(grid: Grid, word: str, path_rule: PathRule = "walk", most
     >>> from exactgrid.grid import parse_grid
     >>> fewest_alterations(parse_grid("thoainesl"), "UTAH"), fewest_alterations(parse_grid("thoainesl"), "OHIO")
     (1, 0)
+
+    ``grid`` and ``word`` are read as :func:`is_found` reads them.
     """
+    grid, word = as_grid(grid), _word_of(word)
     most = len(word) if most is None else _check(most, path_rule, word)
-    if not word:
-        return 0
     if path_rule == "walk":  # the witness's layers alone: the fewest j whose layer is not empty
         starts = suffix_layers(grid, word, most)[0]
         return next((j for j in range(most + 1) if starts[j]), None)

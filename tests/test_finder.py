@@ -7,6 +7,7 @@ from exactgrid.data.us import us_states
 from exactgrid.finder import fewest_alterations, find, is_found, score
 from exactgrid.geometry import Board
 from exactgrid.grid import Grid, parse_grid
+from exactgrid.inputs import InputError
 from exactgrid.words import WordList
 
 from .bruteforce import (
@@ -318,3 +319,19 @@ def test_fit_answers_unknown_when_the_finder_cannot_check_its_grid_in_time(monke
     answer = eg.fit(question, backend="cadical", time_limit=60, counting=False)
     assert answer.verdict == "unknown" and answer.grid is None
     assert "a grid is shown only once checked" in answer.detail
+
+
+def test_the_public_finder_reads_words_as_word_lists_do_and_grids_as_letters():
+    """``find``/``is_found``/``fewest_alterations`` read a word in any case with its spaces
+    dropped (as word lists do), take a grid as its letters, and refuse what is no word rather
+    than reading a digit as an altered letter or an empty word as found."""
+    grid = parse_grid("thoainesl")
+    assert find(grid, "ohio") == find(grid, "OHIO") == find("THOAINESL", "Ohio")
+    assert find(grid, "ohio").word == "OHIO"
+    assert is_found("thoainesl", "o h i o") and not is_found(grid, "TEXAS", budget=0)
+    assert fewest_alterations("thoainesl", "utah") == 1
+    for word, says in (("OH1O", "'1'"), ("", "at least one letter"), ("  ", "at least one letter"),
+                       (5, "got int"), ("OHIÖ", "'Ö'")):
+        for function in (find, is_found, fewest_alterations):
+            with pytest.raises(InputError, match=says):
+                function(grid, word)

@@ -170,3 +170,22 @@ def test_windows_across_the_altered_letter_as_long_as_the_word_are_the_finder():
         _, found = relax.window_score(apart, relax.board_walks(board.neighbours, k),
                                       {"UTAH": relax.window_needs("UTAH", k, across)}, {"UTAH": 1}, across)
         assert (found == ["UTAH"]) is counted  # T-?-H is the run of three that needs the link
+
+
+def test_maxsat_reaches_the_best_pair_count_that_brute_force_finds_on_2x2():
+    """``--maxsat``: on 2x2 every two cells touch, so a board's pair score depends only on its
+    letters' multiset; the best word count over every multiset is the optimum RC2 must report."""
+    relax = load_tool("pair_relaxation_search")
+    tool = load_tool("board_pairs")
+    question = build_question(optional=["all"], shape="2x2", allow_empty=True)
+    weights = dict.fromkeys(question.scoring_weights(), 1)
+    letters = tool.BoardPairs(question.board, weights, triples=False).letters
+    needs = {word: relax.spellings(word) for word in weights}
+    edges = list(question.board.edges)
+    best = max(relax.pair_score(list(multiset), edges, needs, weights)[0]
+               for multiset in itertools.combinations_with_replacement(letters, 4))
+    done = _tool("board_pairs", "--shape", "2x2", "--unit", "--maxsat", "--seconds", "600")
+    assert done.returncode == 0, done.stdout + done.stderr
+    found = re.search(r"optimum in [0-9.]+ s: pair score (\d+), board ([A-Z_]{4})", done.stdout)
+    assert int(found.group(1)) == best
+    assert relax.pair_score(list(found.group(2)), edges, needs, weights)[0] == best

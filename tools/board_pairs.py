@@ -17,6 +17,11 @@ next to both of its neighbours' letters.
 Prints the model's size and the verdict: a board (with its pair score, recomputed, and the
 finder's score), "no board" (the backend's UNSAT, not certified), or UNKNOWN at the time limit.
 
+``--maxsat`` asks for no threshold: core-guided MaxSAT (PySAT's RC2, stratified, on Glucose 4,
+which can be interrupted) maximises the pair score, printing the upper bound its cores prove
+(not certified) every 10 seconds and, if reached within ``--seconds``, the optimum and its
+board.
+
 ``--unit`` weighs every word 1, so the threshold counts words (a grid scoring 320 million holds
 at least 40 states). ``--require WORD...`` makes the board count those words; ``--drop
 WORD...`` never counts a word (a relaxation cannot forbid a word, only leave it out).
@@ -24,14 +29,16 @@ WORD...`` never counts a word (a relaxation cannot forbid a word, only leave it 
 Measured (docs/benchmarks.md, Prove): on 5x5 neither kissat nor CaDiCaL settles it at 320 or
 328 million in 5-10 minutes (with or without ``--triples``), nor 40 words with ``--unit
 --triples``, nor finds the known 296.6-million board in 60 s; HiGHS's dual bound on it stays
-at the total. ``--symmetry-breaking`` makes kissat faster on 3x3 word counts but
-settles no 4x4 count that the counting bound leaves open, nor 40 states on 5x5 (the same
-section, "Without the board's symmetries"). It is kept as the command behind those numbers.
+at the total, and ``--maxsat`` does not finish in 30 s even on 2x2. ``--symmetry-breaking`` makes
+kissat faster on 3x3 word counts but settles no 4x4 count that the counting bound leaves
+open, nor 40 states on 5x5 (the same section, "Without the board's symmetries"). It is
+kept as the command behind those numbers.
 """
 
 from __future__ import annotations
 
 import argparse
+import threading
 import time
 
 from pair_relaxation_search import add_word_options, check_words, pair_score, spellings
@@ -150,11 +157,63 @@ def ask(model: BoolModel, backend: str, seconds: float, refuted: str) -> tuple[f
     return frozenset(result.true_vars), taken, 0
 
 
+def maxsat(built: BoardPairs, weights: dict[str, int], seconds: float) -> int:
+    """Maximise the pair score by core-guided MaxSAT (RC2, stratified) for up to ``seconds``,
+    printing the bound each core proves; exit 0 at the optimum, 1 when no board meets the hard
+    part (the required words), 3 at the time limit."""
+    from pysat.examples.rc2 import RC2Stratified
+    from pysat.formula import WCNF
+
+    from exactgrid.cnf import compile_cnf
+
+    formula = WCNF()
+    for clause in compile_cnf(built.model).clauses:
+        formula.append(clause)
+    for word, var in built.found.items():
+        if weights[word] > 0:
+            formula.append([var], weight=weights[word])
+    total = sum(weights.values())
+    started = time.monotonic()
+    shown = [started]
+
+    class Reporting(RC2Stratified):
+        cores = 0
+
+        def process_core(self) -> None:
+            super().process_core()
+            self.cores += 1
+            if time.monotonic() - shown[0] >= 10:
+                shown[0] = time.monotonic()
+                print(f"{shown[0] - started:.0f} s: pair score <= {total - self.cost:,} "
+                      f"({self.cores:,} cores)", flush=True)
+
+    with Reporting(formula, solver="g4", adapt=True) as rc2:
+        timer = threading.Timer(seconds, rc2.interrupt)
+        timer.start()
+        try:
+            solution = rc2.compute(expect_interrupt=True)
+        finally:
+            timer.cancel()
+        taken = time.monotonic() - started
+        if rc2.interrupted:
+            print(f"UNKNOWN after {taken:.1f} s: pair score <= {total - rc2.cost:,} "
+                  f"({rc2.cores:,} cores of RC2, not certified)")
+            return 3
+        if solution is None:
+            print(f"no board counts the required words (RC2, {taken:.1f} s, not certified)")
+            return 1
+    letters = built.board_of(frozenset(lit for lit in solution if lit > 0))
+    print(f"optimum in {taken:.1f} s: pair score {total - rc2.cost:,}, board {letters} (RC2, not certified)")
+    return 0
+
+
 def main() -> int:
     """Build the model, ask the backend, print the verdict; exit 0 for a board, 1 for none, 3 unknown."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--shape", default="5x5")
-    parser.add_argument("--threshold", type=int, required=True, help="the pair score asked for")
+    parser.add_argument("--threshold", type=int, help="the pair score asked for")
+    parser.add_argument("--maxsat", action="store_true",
+                        help="no threshold: maximise the pair score by core-guided MaxSAT (RC2)")
     parser.add_argument("--seconds", type=float, default=300.0)
     parser.add_argument("--backend", default="kissat")
     parser.add_argument("--triples", action="store_true", help="also the stretches of three letters")
@@ -163,6 +222,8 @@ def main() -> int:
                         help="ask for the lex-least board of its symmetry class (as fit's flag does)")
     add_word_options(parser)
     args = parser.parse_args()
+    if (args.threshold is None) == (not args.maxsat):
+        parser.error("give one of --threshold and --maxsat")
     question = build_question(optional=["all"], shape=args.shape, allow_empty=True)
     weights = question.scoring_weights()
     if args.unit:
@@ -173,9 +234,13 @@ def main() -> int:
     words = list(weights)
     for word in args.require:
         built.model.add_clause([built.found[word]])
-    built.model.add_linear([built.found[w] for w in words], [weights[w] for w in words], ">=", args.threshold)
     if args.symmetry_breaking:
         built.break_symmetries()
+    if args.maxsat:
+        print(f"{args.shape}, maximising the pair score (total {sum(weights.values()):,}): "
+              f"{built.model.num_vars:,} variables, {len(built.model.clauses):,} clauses", flush=True)
+        return maxsat(built, weights, args.seconds)
+    built.model.add_linear([built.found[w] for w in words], [weights[w] for w in words], ">=", args.threshold)
     print(f"{args.shape}, pair score >= {args.threshold:,} (total {sum(weights.values()):,}): "
           f"{built.model.num_vars:,} variables, {len(built.model.clauses):,} clauses, "
           f"{len(built.model.linear)} linear constraints", flush=True)
