@@ -4,7 +4,7 @@ import pytest
 
 from exactgrid.data.us import us_states
 from exactgrid.grid import parse_grid
-from exactgrid.question import SpecError, build_question, load_instance, parse_requirement
+from exactgrid.question import Requirement, SpecError, build_question, load_instance, parse_requirement
 from exactgrid.verify import check_grid
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -40,6 +40,15 @@ def test_requirement_forms():
 def test_bad_requirements(text, message):
     with pytest.raises(SpecError, match=message):
         parse_requirement(text, us_states())
+
+
+@pytest.mark.parametrize("text", ["OHIO:exact", "OHIO=OHIA", "OHIO:2"])
+def test_a_requirement_refuses_the_text_form_that_normalising_would_run_together(text):
+    """``Requirement("OHIO:exact")`` once became the word OHIOEXACT; the text form is read by
+    ``parse_requirement`` (and ``Question(required=[...])``), the dataclass takes its parts."""
+    with pytest.raises(SpecError, match="text form"):
+        Requirement(text)
+    assert parse_requirement(text, us_states()).word == "OHIO"
 
 
 def test_bad_specs():
