@@ -18,7 +18,7 @@ not negated: its word still counts towards a target if it is spelled (as an opti
 >>> base = eg.Question(eg.Board(3, 3), optional=["all"])
 >>> with FitSession(base, backend="cadical") as session:
 ...     session.ask(fixed="O.O/.H./...", required=["OHIO"]).verdict
-<Verdict.FITS: 'fits'>
+<Outcome.FITS: 'fits'>
 """
 
 from __future__ import annotations

@@ -44,7 +44,7 @@ class Requirement:
     >>> Requirement("OHIO", "position", position=9)
     Traceback (most recent call last):
     ...
-    exactgrid.question.SpecError: OHIO: position 9 is out of range 1..4
+    exactgrid.question.requirement.SpecError: OHIO: position 9 is out of range 1..4
     """
 
     word: str

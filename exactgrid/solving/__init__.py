@@ -7,9 +7,9 @@
 * :mod:`exactgrid.solving.answer`: :func:`solve` and the :class:`SolveAnswer`.
 
 >>> import exactgrid as eg
->>> answer = eg.solve(eg.Question(eg.Board(3, 3)), time_limit=2, workers=1, seed=1)
->>> answer.verdict, answer.score >= 32_913_047
-(<Verdict.FITS: 'fits'>, True)
+>>> answer = eg.solve(eg.Question(eg.Board(3, 3)), time_limit=None, max_proposals=200_000, workers=1, seed=1)
+>>> answer.verdict, answer.score >= 32_913_047, answer.score == eg.score(answer.grid).total
+(<Outcome.FITS: 'fits'>, True, True)
 """
 
 from .answer import SolveAnswer, solve, solve_question
