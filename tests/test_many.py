@@ -26,6 +26,7 @@ def check_answers(answers: list[ManyAnswer]) -> None:
     for item in answers:
         index = int(item.id[1:])
         assert item.error is None and item.verdict == expected(index), (index, item)
+        assert item.exit_code == item.to_dict()["exit_code"] == (0 if EXPECTED[index] else 1)
         if item.answer.fits:
             assert eg.verify.check_grid(SPECS[index], item.answer.grid).ok
 
@@ -91,6 +92,7 @@ def test_fit_many_command_streams_json_lines(tmp_path):
     lines = {d["id"]: d for d in map(json.loads, result.output.splitlines())}
     assert lines["fits"]["verdict"] == "fits" and len(lines["fits"]["grid"]) == 9
     assert lines["refuted"]["verdict"] == "does not fit" and "seconds" in lines["refuted"]
+    assert lines["refuted"]["exit_code"] == 1  # fit's own, as the batch's 0 counts it answered
     path.write_text('{"id": 1, "require": ["NARNIA"]}\n')
     bad = CliRunner().invoke(cli, ["fit-many", str(path), "--backend", "cadical"])
     assert bad.exit_code == 2 and json.loads(bad.output.splitlines()[0])["error"].endswith("not on the US states list")

@@ -211,7 +211,7 @@ def fit_many_command(ctx: click.Context, questions_file: str, backend: str | Non
     died or failed: each such question still gets its line).
     """
     from ..backends import get_backend
-    from ..fitting.many import fit_many, read_questions
+    from ..fitting.many import fit_many, line_exit_code, read_questions
 
     get_backend(backend)  # an unknown or missing backend is bad input, before any work
     if questions_file == "-":
@@ -231,7 +231,7 @@ def fit_many_command(ctx: click.Context, questions_file: str, backend: str | Non
     def show(item: Any, shown: Any) -> None:
         nonlocal status
         click.echo(item.text())
-        status = max(status, item.exit_code)
+        status = max(status, line_exit_code(item))
         kind = "error" if item.answer is None else item.outcome.value
         counts[kind] = counts.get(kind, 0) + 1
         summary = ", ".join(f"{key} {value}" for key, value in counts.items())

@@ -93,11 +93,12 @@ class ManyAnswer(Answer):
 
     @property
     def exit_code(self) -> int:
-        """As a line of ``fit-many`` counts it: 2 for bad input, 3 for no answer in the time,
-        else 0 (a proven DOES NOT FIT is an answer like FITS in a batch)."""
+        """The answer's own exit code (``fit``'s: 1 for DOES NOT FIT), the one its JSON line
+        carries; 2 for bad input, 3 for a question not answered. A batch counts a DOES NOT FIT
+        as an answer like FITS: :func:`batch_exit_code`."""
         if self.answer is None:
             return 3 if str(self.error).startswith("not answered") else 2
-        return 3 if self.answer.exit_code == 3 else 0  # UNKNOWN, or interrupted
+        return self.answer.exit_code
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON line ``fit-many`` prints: ``id`` and the keys of ``fit --json`` plus
@@ -116,10 +117,16 @@ class ManyAnswer(Answer):
         return json.dumps(self.to_dict())
 
 
+def line_exit_code(answer: ManyAnswer) -> int:
+    """What one line adds to a batch's exit status: 0 for an answer, FITS or DOES NOT FIT alike;
+    2 for bad input; 3 for no answer in the time (UNKNOWN, interrupted, not answered)."""
+    return 0 if answer.exit_code == 1 else answer.exit_code
+
+
 def batch_exit_code(answers: Iterable[ManyAnswer]) -> int:
     """A batch's exit status: the worst of its lines' (0 every question answered, 2 some line
     was bad input, 3 some question got no answer in the time)."""
-    return max((a.exit_code for a in answers), default=0)
+    return max((line_exit_code(a) for a in answers), default=0)
 
 
 def answer_one(ident: Any, question: Question, backend: str | None, time_limit: float | None,
