@@ -154,7 +154,8 @@ def test_a_question_with_few_fillings_is_answered_by_checking_every_one(question
     answer = eg.solve(question, time_limit=None, workers=1)
     assert best >= 0 and answer.score == best
     assert answer.outcome == eg.Outcome.OPTIMAL and answer.verdict == eg.Verdict.FITS and answer.check.ok
-    assert answer.stopped_by == "every filling checked" and answer.stats.proposals == fillings
+    assert answer.ended_by == "every filling checked" and answer.stopped_by is None
+    assert answer.stats.proposals == fillings
     assert answer.text().startswith(f"OPTIMAL: the best of the {fillings:,} grids the cells allow")
 
 
@@ -219,7 +220,7 @@ def test_checking_every_filling_tells_its_progress(monkeypatch) -> None:
 
 def test_checking_every_filling_honours_the_time_limit() -> None:
     answer = eg.solve(Question(eg.Board(3, 3), words=WORDS, fixed="AB./C.D/BAC"), time_limit=0, workers=1)
-    assert answer.outcome == eg.Outcome.UNKNOWN and answer.stopped_by == "time limit"
+    assert answer.outcome == eg.Outcome.UNKNOWN and answer.ended_by == "time limit" and answer.stopped_by is None
 
 
 def test_start_grid_and_fixed_cells() -> None:
@@ -344,7 +345,7 @@ def test_a_proposal_budget_finds_the_same_grids_however_slow_the_machine(monkeyp
 
     monkeypatch.setattr(kernel, "anneal_graded", slowed)
     slow = run()
-    assert fast.stopped_by == slow.stopped_by == "proposal budget"
+    assert fast.ended_by == slow.ended_by == "proposal budget"
     assert fast.stats.proposals == slow.stats.proposals >= 100_003
     # the grids found are the same; how many of the improvements on the way the watching thread
     # saw (it reads the worker between slices, every 50 ms) is a matter of timing
@@ -390,7 +391,7 @@ def test_an_interruption_while_solve_seeks_its_first_grid_ends_the_solve(monkeyp
 
     monkeypatch.setattr(fitting, "fit", interrupted)
     answer = eg.solve(Question(eg.Board(3, 3), required=["OHIO"]), time_limit=120, workers=1)
-    assert answer.stopped_by == "SIGTERM" and answer.check is None
+    assert answer.stopped_by == answer.ended_by == "SIGTERM" and answer.check is None
     assert answer.stats.proposals == 0  # the search never began
 
 
@@ -448,3 +449,13 @@ def test_the_out_file_names_the_awards_under_the_searchs_border_convention(tmp_p
     eg.solve(question, water_borders=water, time_limit=None, max_proposals=1_000, workers=1, out=out)
     lines = [json.loads(line) for line in out.read_text().splitlines()]
     assert [(line["grid"], line["awards"]) for line in lines] == [("VYMIPLASETDNRSTEOIAOWMCHW", awards)]
+
+
+def test_an_answer_that_ended_by_itself_has_no_stopped_by_as_the_contract_says():
+    """``stopped_by`` names an interruption or is None, in every answer and in its JSON alike;
+    how the search ended by itself is ``ended_by`` (``search.stopped_by`` in the JSON)."""
+    answer = eg.solve(eg.Question(eg.Board(3, 3)), time_limit=None, max_proposals=50_000, workers=1, seed=3)
+    assert answer.ended_by == "proposal budget" and answer.stopped_by is None
+    data = answer.to_dict()
+    assert data["stopped_by"] is None and data["search"]["stopped_by"] == "proposal budget"
+    assert answer.exit_code == data["exit_code"] == 0

@@ -46,7 +46,7 @@ class SolveAnswer(Answer):
     ``closest`` is the grid that came nearest, ``closest_check`` what the finder says of it,
     ``closest_checklist`` the checklist's verdict on it). When the question's cells allow few
     grids (:data:`~exactgrid.solving.exhaustive.EXHAUSTIVE_WORD_CHECKS`), each is checked
-    by the finder (``stopped_by`` is ``every filling checked``): the outcome is then OPTIMAL (the
+    by the finder (``ended_by`` is ``every filling checked``): the outcome is then OPTIMAL (the
     best grid, proven best) or DOES_NOT_FIT (proven that none meets the question). ``verdict`` says
     the same in a fit question's words (FITS, DOES_NOT_FIT or UNKNOWN).
     """
@@ -57,9 +57,9 @@ class SolveAnswer(Answer):
     checklist: ChecklistResult | None = None
     improvements: list[Improvement] = field(default_factory=list)
     stats: SearchStats = field(default_factory=SearchStats)
-    stopped_by: str = "time limit"  # type: ignore[assignment]
+    ended_by: str = "time limit"
     """What ended the search: ``time limit``, ``proposal budget``, ``every filling checked``,
-    ``Ctrl-C``, ``SIGTERM``, ``SIGHUP``."""
+    ``Ctrl-C``, ``SIGTERM``, ``SIGHUP`` (``--json``: ``search.stopped_by``)."""
     closest: str | None = None
     closest_check: GridCheck | None = None
     """Without a grid: the closest grid checked against the question (with a checklist, the
@@ -88,7 +88,13 @@ class SolveAnswer(Answer):
     @property
     def exhausted(self) -> bool:
         """Whether every grid the question's cells allow was checked by the finder (a proof)."""
-        return self.stopped_by == EXHAUSTED
+        return self.ended_by == EXHAUSTED
+
+    @property
+    def stopped_by(self) -> str | None:  # type: ignore[override]
+        """The contract's: the interruption (Ctrl-C, SIGTERM, SIGHUP) that ended the search, or
+        None when it ended by itself (``ended_by`` says how)."""
+        return self.ended_by if is_interruption(self.ended_by) else None
 
     @property
     def grid(self) -> Grid | None:
@@ -105,10 +111,6 @@ class SolveAnswer(Answer):
         """The best grid's total weight (0 without a grid)."""
         return self.check.score.total if self.check is not None else 0
 
-    def contract_dict(self) -> dict[str, Any]:
-        """The contract's keys; ``stopped_by`` is null unless an interruption ended the search."""
-        return {**super().contract_dict(), "stopped_by": self.stopped_by if is_interruption(self.stopped_by) else None}
-
     def text(self) -> str:
         """The answer as ``exactgrid solve`` prints it: how the search went, then the grid as
         ``score`` shows it, and the checklist when one was asked for (or why there is no grid)."""
@@ -119,7 +121,7 @@ class SolveAnswer(Answer):
         """The answer when the search ran: how it went, then the best grid (or the closest)."""
         stats = self.stats
         how = (f"{stats.proposals:,} grids scored in {stats.elapsed:.1f} s ({stats.cpu_seconds:.1f} CPU-s), "
-               f"{plural(stats.improvements, 'improvement')}; stopped by {self.stopped_by}")
+               f"{plural(stats.improvements, 'improvement')}; stopped by {self.ended_by}")
         if self.check is None:
             if self.detail:
                 return f"UNKNOWN: {self.detail} ({how})"
@@ -183,7 +185,7 @@ class SolveAnswer(Answer):
             "proposals": stats.proposals, "improvements": [
                 {"grid": i.grid, "score": i.score, "elapsed": round(i.elapsed, 3), "worker": i.worker}
                 for i in self.improvements],
-            "stopped_by": self.stopped_by, **({"detail": self.detail} if self.detail else {}),
+            "stopped_by": self.ended_by, **({"detail": self.detail} if self.detail else {}),
             **({"out_error": self.out_error} if self.out_error else {}),
         }
         cert = self.certificate
@@ -321,10 +323,11 @@ def solve(question: Question | None = None, *, checklist: Checklist | str | Path
     ``workers`` threads (default: every core; more than the usable cores are lowered to them
     with a :class:`~exactgrid.inputs.WorkersClamped` warning) anneal from random grids, or from ``start``.
     Ctrl-C or SIGTERM ends the search with the best grid so far (``stopped_by``), and so does
-    ``max_proposals`` (shared between the workers; each worker's search is then cut into slices
-    of a fixed size, so that with one worker the same ``seed`` ends with the same best grid on
-    any machine, however fast: a stop for tests, benchmarks and reproducible runs; how many
-    improvements on the way are reported is a matter of timing).
+    ``max_proposals`` (``ended_by`` says which ended it; the budget is shared between the
+    workers, and each worker's search is then cut into slices of a fixed size, so that with one
+    worker the same ``seed`` ends with the same best grid on any machine, however fast: a stop
+    for tests, benchmarks and reproducible runs; how many improvements on the way are reported
+    is a matter of timing).
 
     ``certify_window`` K: then improve the grid by exact moves (SAT, :mod:`.certify`) until
     no change of at most K cells helps, proven (``certificate``), within ``certify_time_limit``
@@ -345,7 +348,7 @@ def solve(question: Question | None = None, *, checklist: Checklist | str | Path
 
     A question whose cells leave few grids (:func:`~exactgrid.solving.exhaustive.checks_every_filling`)
     is not searched: each grid is checked by the finder, and the answer is OPTIMAL or
-    DOES_NOT_FIT (``stopped_by`` ``every filling checked``), see :class:`SolveAnswer`.
+    DOES_NOT_FIT (``ended_by`` ``every filling checked``), see :class:`SolveAnswer`.
     """
     started = time.monotonic()
     question = question if question is not None else Question()
@@ -374,7 +377,7 @@ def solve(question: Question | None = None, *, checklist: Checklist | str | Path
                             time_limit if certify_time_limit is None else certify_time_limit, news)
         except KeyboardInterrupt as exc:  # between the search's own catches: nothing found, or kept
             answer = SolveAnswer(question=constrained, verdict=Verdict.UNKNOWN, check=None,
-                                 stopped_by=interruption(exc))
+                                 ended_by=interruption(exc))
         finally:
             signals.winding_down = True
             news.close()
@@ -386,7 +389,7 @@ def solve(question: Question | None = None, *, checklist: Checklist | str | Path
             answer.closest_check = check_grid(rest, Grid(rest.board, answer.closest), measure=True)
             if chosen is not None:
                 answer.closest_checklist = checklist_verdict(chosen, answer.closest_check.score, water_borders)
-    answer.stopped_by = signals.stopped_by(answer.stopped_by)
+    answer.ended_by = signals.stopped_by(answer.ended_by)
     answer.seconds = time.monotonic() - started
     return answer
 
@@ -430,12 +433,12 @@ def _search(question: Question, started: float, time_limit: float | None, worker
                            start=start_text, schedule=schedule, max_proposals=max_proposals,
                            on_improvement=news.improvement, on_progress=news.progress, on_compile=news.compiling)
     except KeyboardInterrupt as exc:  # stopped before the search began: nothing found yet
-        return SolveAnswer(question=question, verdict=Verdict.UNKNOWN, check=None, stopped_by=interruption(exc))
+        return SolveAnswer(question=question, verdict=Verdict.UNKNOWN, check=None, ended_by=interruption(exc))
     verdict = (Verdict.FITS if found.best is not None
                else Verdict.DOES_NOT_FIT if found.stopped_by == EXHAUSTED else Verdict.UNKNOWN)
     return SolveAnswer(
         question=question, verdict=verdict, check=found.best, improvements=found.improvements, stats=found.stats,
-        stopped_by=found.stopped_by, closest=None if found.best is not None else found.closest, detail=found.detail,
+        ended_by=found.stopped_by, closest=None if found.best is not None else found.closest, detail=found.detail,
     )
 
 
@@ -447,13 +450,13 @@ def _left(started: float, time_limit: float | None) -> float | None:
 def _certify_window(answer: SolveAnswer, window: int | None, limit: float | None, news: _News) -> None:
     """Improve ``answer``'s grid by exact moves of up to ``window`` cells (None: not asked), in
     place, when the search ended by its own stop; on Ctrl-C the grid found stands, uncertified."""
-    if window is None or answer.check is None or answer.stopped_by not in ("time limit", PROPOSAL_BUDGET):
+    if window is None or answer.check is None or answer.ended_by not in ("time limit", PROPOSAL_BUDGET):
         return
     try:
         answer.certificate, answer.check = certify(answer.question, answer.check, window, time_limit=limit,
                                                    on_improvement=news.improvement, on_progress=news.certifying)
     except KeyboardInterrupt as exc:
-        answer.stopped_by = interruption(exc)
+        answer.ended_by = interruption(exc)
 
 
 SEED_SHARE = 0.1

@@ -27,7 +27,7 @@ docs/benchmarks.md, Solve), and its work grows with the budget, so that takes se
 is checked as a whole, so the time limit is looked at between grids: this keeps each short."""
 
 EXHAUSTED = "every filling checked"
-"""What ended a search that checked every filling (``SolveAnswer.stopped_by``)."""
+"""What ended a search that checked every filling (``SolveAnswer.ended_by``)."""
 
 
 def cell_choices(question: Question) -> list[str]:
