@@ -128,8 +128,18 @@ def test_sessions_refuse_what_they_cannot_ask():
             session.ask(required=["UTAH"])
         with pytest.raises(SpecError, match="within the budget only"):
             session.ask(required=["IOWA:exact"])
-    with pytest.raises(SpecError, match="question fits"):
-        explain(eg.Question(eg.Board(3, 3), required=["OHIO"]))
+        with pytest.raises(SpecError, match="question fits"):
+            session.explain()
+
+
+def test_explaining_a_question_that_fits_answers_fits_with_a_checked_grid():
+    """Nothing conflicts: ``eg.explain`` answers FITS (exit 0) with a grid, as ``fit --explain``
+    does, rather than raising the bad-input error it once did."""
+    question = eg.Question(eg.Board(3, 3), required=["OHIO", "UTAH=ATAH"])
+    answer = explain(question, time_limit=60)
+    assert answer.outcome == eg.Outcome.FITS and answer.exit_code == 0 and answer.conflict == ()
+    assert eg.verify.check_grid(question, answer.grid).ok
+    assert answer.to_dict()["grid"] == answer.grid.letters and answer.text().startswith("FITS: nothing conflicts")
 
 
 def test_explain_answers_with_the_contract():

@@ -211,8 +211,9 @@ class Explanation(Answer):
     set of its parts (requirements, forbidden words, fixed cells, as the CLI writes them) that
     cannot hold together, proven minimal when ``minimal``. DOES_NOT_FIT when the solver refuted
     the question; UNKNOWN when the time (or an interruption) came first, and ``conflict`` is
-    then every part not yet shown unneeded. Unpacks as ``(conflict, minimal)``, as
-    ``explain`` returned before it had an answer type."""
+    then every part not yet shown unneeded; FITS when the question fits (nothing conflicts),
+    with ``grid``, checked by the finder. Unpacks as ``(conflict, minimal)``, as ``explain``
+    returned before it had an answer type."""
 
     outcome: Outcome
     question: Question
@@ -223,12 +224,17 @@ class Explanation(Answer):
     stopped_by: str | None = None
     detail: str = ""
     """With UNKNOWN before any solving: why (the time limit came while the model was built)."""
+    grid: Grid | None = None
+    """With FITS: a grid meeting the question, checked by the finder."""
 
     def __iter__(self) -> Iterator[Any]:
         return iter((self.conflict, self.minimal))
 
     def text(self) -> str:
         """One line: the conflict, or why there is none."""
+        if self.outcome == Outcome.FITS and self.grid is not None:
+            return (f"FITS: nothing conflicts; {self.grid.letters} meets the question (checked by the finder; "
+                    f"backend {self.backend}, {self.seconds:.2f} s)")
         if self.outcome == Outcome.UNKNOWN and self.detail:
             return f"UNKNOWN after {self.seconds:.1f} s: {self.detail}"
         if self.outcome == Outcome.UNKNOWN:
@@ -239,9 +245,11 @@ class Explanation(Answer):
         return f"DOES NOT FIT: {why} cannot hold together ({proven}; backend {self.backend}, {self.seconds:.2f} s)"
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready: the contract's keys, conflict, minimal, backend, detail."""
+        """JSON-ready: the contract's keys, conflict, minimal, backend, detail, and ``grid`` (its
+        letters, or None)."""
         return {**self.contract_dict(), "conflict": list(self.conflict), "minimal": self.minimal,
-                "backend": self.backend, "detail": self.detail}
+                "backend": self.backend, "detail": self.detail,
+                "grid": None if self.grid is None else self.grid.letters}
 
 
 def verified_answer(grid: Grid, solver_name: str, question: Question, **fields: Any) -> FitAnswer:

@@ -37,6 +37,10 @@ from ..question import Question, Requirement, SpecError, Verdict, merge_cell_let
 from ..stopping import interruption
 from .answer import Explanation, FitAnswer, model_size, unchecked_detail, verified_answer
 
+
+class QuestionFits(SpecError):
+    """:meth:`FitSession.explain` was asked about a question that fits: nothing conflicts."""
+
 SESSION_BACKEND = "cadical"
 """The backend a session (and ``explain``) uses by default: in-process, incremental, with cores."""
 
@@ -164,7 +168,8 @@ class FitSession:
         Deletion: start from the solver's core; drop each part in turn and solve again; a part
         whose removal still leaves UNSAT goes (and the new core trims the rest), one whose
         removal makes it SAT stays. Returns ``((), True)`` when the parts are not needed: the
-        targets or the board alone cannot be met. Raises SpecError if the question fits.
+        targets or the board alone cannot be met. Raises :class:`QuestionFits` (a SpecError) if
+        the question fits.
         """
         conflict, minimal, _ = self.shrink_conflict(question, time_limit)
         return conflict, minimal
@@ -189,7 +194,7 @@ class FitSession:
 
         result = solve(parts)
         if result.status == Status.SAT:
-            raise SpecError("the question fits: there is no conflict to explain")
+            raise QuestionFits("the question fits: there is no conflict to explain")
         if result.status == Status.UNKNOWN:
             return tuple(p.label for p in parts), False, False
         current = [p for p in parts if set(result.core or ()).intersection(p.lits)]
@@ -224,15 +229,19 @@ def explain(question: Question, backend: str | Backend | None = None,
     """Why ``question`` does not fit: a minimal conflicting set of its requirements, forbidden
     words and fixed cells (see :meth:`FitSession.explain`), as an :class:`Explanation` (which
     unpacks as ``(conflict, minimal)``). Uses ``backend`` if it keeps sessions with
-    assumptions, else CaDiCaL. Raises SpecError if the question fits. Ctrl-C or SIGTERM answer
-    UNKNOWN with ``stopped_by`` set."""
+    assumptions, else CaDiCaL. A question that fits has nothing to explain: the answer is then
+    FITS, with a grid the finder has checked (``grid``). Ctrl-C or SIGTERM answer UNKNOWN with
+    ``stopped_by`` set."""
     started = time.monotonic()
     solver = session_backend(backend)
     limit = None if time_limit is None else check_seconds(time_limit)
     try:
         with FitSession(question, solver, time_limit=limit) as session:
             left = None if limit is None else max(0.0, started + limit - time.monotonic())
-            conflict, minimal, refuted = session.shrink_conflict(time_limit=left)
+            try:
+                conflict, minimal, refuted = session.shrink_conflict(time_limit=left)
+            except QuestionFits:
+                return _fits(session, question, solver.name, started, limit)
     except KeyboardInterrupt as exc:
         return Explanation(Outcome.UNKNOWN, question, backend=solver.name, seconds=time.monotonic() - started,
                            stopped_by=interruption(exc))
@@ -241,3 +250,16 @@ def explain(question: Question, backend: str | Backend | None = None,
                            detail=str(exc))
     outcome = Outcome.DOES_NOT_FIT if refuted else Outcome.UNKNOWN
     return Explanation(outcome, question, conflict, minimal, solver.name, time.monotonic() - started)
+
+
+def _fits(session: FitSession, question: Question, backend: str, started: float, limit: float | None) -> Explanation:
+    """The explanation of a question that fits: FITS with the grid the session gives again (the
+    solver keeps what it learnt, so the second solve is quick), checked by the finder; UNKNOWN
+    when the time runs out before that grid is checked."""
+    left = None if limit is None else max(0.0, started + limit - time.monotonic())
+    found = session.ask(time_limit=left)
+    seconds = time.monotonic() - started
+    if found.verdict != Verdict.FITS:
+        return Explanation(Outcome.UNKNOWN, question, backend=backend, seconds=seconds,
+                           detail=f"the question fits, but its grid came no second time ({found.detail})")
+    return Explanation(Outcome.FITS, question, backend=backend, seconds=seconds, grid=found.grid)
