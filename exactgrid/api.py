@@ -24,7 +24,7 @@ from .data.us import us_states
 from .finder import FinderTimedOut, Score, ScoredWord, heaviest_first, scored_words, searching_until
 from .geometry import MoveRule, PathRule, check_path_rule
 from .grid import Grid, as_grid
-from .inputs import InputError, as_items, check_flag, check_seconds, check_whole
+from .inputs import InputError, as_items, check_callbacks, check_flag, check_seconds, check_whole
 from .notebook import answer_html, block, coloured, line, table
 from .question import Question
 from .render.text import checklist_dict, checklist_table, item_evidence, score_dict, score_text
@@ -289,8 +289,7 @@ def fit(question: Question, backend: str | Backend | None = None, time_limit: fl
     local_search = check_seconds(local_search, "local_search")
     for flag, what in ((explain, "explain"), (counting, "counting"), (certify, "certify")):
         check_flag(flag, what)
-    if on_progress is not None and not callable(on_progress):
-        raise InputError(f"on_progress must be a function of one event, got {type(on_progress).__name__}")
+    check_callbacks(on_progress=on_progress)
     try:  # an interruption while the solvers' modules load is an answer too
         from .fitting import fit as decide
 

@@ -256,6 +256,21 @@ def check_flag(value: Any, what: str) -> bool:
     return value
 
 
+def check_callbacks(**callbacks: Any) -> None:
+    """Each keyword's value None or a function: InputError naming the first parameter that is
+    neither, up front, rather than a TypeError from deep in the work once it is first called."""
+    for name, value in callbacks.items():
+        if value is not None and not callable(value):
+            raise InputError(f"{name} must be a function (or None), got {type(value).__name__}")
+
+
+def check_kind(value: Any, kind: type, what: str) -> Any:
+    """``value`` when it is a ``kind``; else InputError saying what ``what`` expected and what came."""
+    if not isinstance(value, kind):
+        raise InputError(f"{what}: expected a {kind.__name__}, got {type(value).__name__}")
+    return value
+
+
 def check_text(value: Any, what: str) -> str:
     """A string (a TOML value or an argument that must be text)."""
     if not isinstance(value, str):

@@ -342,3 +342,40 @@ def test_values_of_the_wrong_kind_are_the_projects_errors_not_pythons(call, mess
     monkeypatch.chdir(Path(__file__).resolve().parents[1])
     with pytest.raises(eg.InputError, match=message):
         call(eg)
+
+
+def _wrong_types():
+    """Calls of the public API with an argument of the wrong type, and the words the one-line
+    error must hold (each once ended in an AttributeError or a TypeError from deep inside, some
+    after a second or more of work)."""
+    import exactgrid as eg
+    from exactgrid.prove.certify import certify_counting
+    from exactgrid.puzzles.letterboxed import solve_letter_boxed
+    from exactgrid.puzzles.sumsquares import solve_sum_of_squares
+    from exactgrid.puzzles.trackword import build_grid
+
+    question = eg.Question(eg.Board(3, 3), required=["OHIO"])
+    return [
+        (lambda: eg.checklist_question(question, "C2C"), "expected a Checklist, got str"),
+        (lambda: eg.checklist_question("OHIO", eg.default_checklist()), "expected a Question, got str"),
+        (lambda: eg.award_conflict("OHIO", ["PA"]), "expected a Question, got str"),
+        (lambda: eg.fit(question, encoding="model"), "takes an Encoding"),
+        (lambda: certify_counting(question, "refuted"), "expected a CoreRefutation, got str"),
+        (lambda: eg.solve(question, on_progress=5), "on_progress must be a function"),
+        (lambda: eg.solve(question, on_improvement="print"), "on_improvement must be a function"),
+        (lambda: eg.bound(question, on_bound=5), "on_bound must be a function"),
+        (lambda: eg.refute_by_cores(question, on_progress=5), "on_progress must be a function"),
+        (lambda: eg.fit(question, on_progress=5), "on_progress must be a function"),
+        (lambda: solve_letter_boxed("ABC DEF GHI JKL", on_progress=5), "on_progress must be a function"),
+        (lambda: solve_sum_of_squares(3, on_progress=5), "on_progress must be a function"),
+        (lambda: build_grid("CAT", on_progress=5), "on_progress must be a function"),
+    ]
+
+
+@pytest.mark.parametrize("case", range(13))
+def test_an_argument_of_the_wrong_type_is_one_clear_error_before_any_work(case):
+    cases = _wrong_types()
+    assert len(cases) == 13  # each case is a test of its own
+    call, says = cases[case]
+    with pytest.raises(InputError, match=says):
+        call()

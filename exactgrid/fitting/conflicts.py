@@ -36,7 +36,7 @@ from ..answer import DEFAULT_TIME_LIMIT, Answer, Outcome
 from ..awards import Checklist
 from ..backends import Backend
 from ..grid import Grid
-from ..inputs import as_items, check_seconds
+from ..inputs import as_items, check_kind, check_seconds
 from ..question import Question, SpecError, Verdict, checklist_question, choose_checklist
 from ..stopping import interruption, is_interruption
 from .answer import FitAnswer, verified_answer
@@ -120,6 +120,7 @@ def award_conflict(question: Question, awards: Iterable[str], checklist: Checkli
     the checklist says). Ctrl-C or SIGTERM answer with what is known by then.
     """
     started = time.monotonic()
+    check_kind(question, Question, "award_conflict()")
     keys = tuple(dict.fromkeys(as_items(awards, "awards")))
     if not keys:
         raise SpecError("name at least one award")

@@ -111,6 +111,8 @@ def fit(question: Question, backend: str | Backend | None = None, time_limit: fl
     if time_limit is not None:
         time_limit = check_seconds(time_limit)
     seed = check_seed(seed)
+    if encoding is not None and not isinstance(encoding, Encoding):
+        raise InputError(f"fit()'s encoding takes an Encoding (eg.encode(question)), got {type(encoding).__name__}")
     if encoding is not None and encoding.spec != question:
         raise InputError("the encoding given to fit was built for another question")
     _check_formats(write or {})

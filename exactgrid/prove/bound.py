@@ -30,7 +30,7 @@ from ..backends.ilp import HighsModel
 from ..encoding import EncodingTimeout
 from ..finder import find
 from ..grid import Grid
-from ..inputs import InputError, check_flag, check_seconds, check_whole, clamp_workers_warning
+from ..inputs import InputError, check_callbacks, check_flag, check_seconds, check_whole, clamp_workers_warning
 from ..pool import check_executor, dask_client, dask_threads, process_pool, stop_pool
 from ..question import Question, checklist_question, choose_checklist
 from ..stopping import interruption
@@ -354,6 +354,7 @@ def bound(question: Question, time_limit: float | None = DEFAULT_TIME_LIMIT,
     started = time.monotonic()
     if not isinstance(question, Question):
         raise InputError(f"bound() takes a Question, got {type(question).__name__}")
+    check_callbacks(on_bound=on_bound, on_progress=on_progress)
     limit = None if time_limit is None else check_seconds(time_limit)
     certify_seconds = None if certify_seconds is None else check_seconds(certify_seconds, "certify_seconds")
     exact_seconds = None if exact_seconds is None else check_seconds(exact_seconds, "exact_seconds")

@@ -24,7 +24,7 @@ from ..backends.sat import solve_in_chunks
 from ..cnf import compile_cnf
 from ..encoding import Encoding, encode
 from ..geometry import Board
-from ..inputs import InputError, check_seconds
+from ..inputs import InputError, check_kind, check_seconds
 from ..question import Question
 from ..wording import plural
 from .answers import BoundAnswer, CoreRefutation
@@ -146,6 +146,8 @@ def certify_counting(question: Question, counted: CoreRefutation,
     ``satisfiable`` when CaDiCaL finds a core or the relaxation with the cuts satisfiable (the
     refutation was of another question, or wrong)."""
     started = time.monotonic()
+    check_kind(question, Question, "certify_counting()")
+    check_kind(counted, CoreRefutation, "certify_counting()'s refutation (what refute_by_cores returns)")
     deadline = None if time_limit is None else started + check_seconds(time_limit)
     method = (f"DRUP proofs from CaDiCaL ({PROOF_SOLVER}), {CHECKED_BY}, of "
               f"{plural(len(counted.cuts), 'core')} and of the counting relaxation "

@@ -26,7 +26,7 @@ from ..answer import DEFAULT_TIME_LIMIT, OnProgress, ProgressEvent
 from ..backends import Status, get_backend
 from ..backends.ilp import HighsModel
 from ..grid import Grid
-from ..inputs import InputError, check_seconds
+from ..inputs import InputError, check_callbacks, check_seconds
 from ..question import Question
 from ..stopping import interruption
 from ..verify import check_grid
@@ -395,6 +395,7 @@ def refute_by_cores(question: Question, time_limit: float | None = DEFAULT_TIME_
     started = time.monotonic()
     if not isinstance(question, Question):
         raise InputError(f"refute_by_cores() takes a Question, got {type(question).__name__}")
+    check_callbacks(on_round=on_round, on_progress=on_progress)
     if time_limit is not None:
         time_limit = check_seconds(time_limit)
     if relaxation not in RELAXATION_SOLVERS:

@@ -7,7 +7,7 @@ import time
 from dataclasses import dataclass, field
 
 from ..answer import OnProgress, ProgressEvent
-from ..inputs import check_seconds
+from ..inputs import check_callbacks, check_seconds
 
 
 @dataclass
@@ -28,6 +28,7 @@ class Clock:
         """A clock starting now; InputError (one line) for a time limit that is not None or a
         finite number of seconds >= 0."""
         limit = None if time_limit is None else check_seconds(time_limit)
+        check_callbacks(on_progress=on_progress)
         return cls(job, limit, on_progress)
 
     def elapsed(self) -> float:

@@ -8,7 +8,7 @@ from pathlib import Path
 from ..awards import Checklist, default_checklist, load_checklist
 from ..awards.chains import border_graph
 from ..data.us import us_states
-from ..inputs import as_items
+from ..inputs import as_items, check_kind
 from ..wording import first_few
 from .core import Chain, Question, SpecError
 from .requirement import Requirement
@@ -41,6 +41,8 @@ def checklist_question(question: Question, checklist: Checklist, water_borders: 
     holds a word that is not a US state (a checklist judges US states: its counts, scores and
     chains are over states).
     """
+    check_kind(question, Question, "checklist_question()")
+    check_kind(checklist, Checklist, "checklist_question()'s checklist (such as eg.default_checklist())")
     _check_us_states(question)
     water = checklist.water_borders if water_borders is None else water_borders
     required = list(question.required)

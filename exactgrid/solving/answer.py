@@ -18,7 +18,15 @@ from ..awards import Checklist, ChecklistResult, default_checklist, evaluate
 from ..data.us import us_states
 from ..finder import Match, Score
 from ..grid import Grid
-from ..inputs import InputError, check_path, check_seconds, check_seed, check_whole, clamp_workers_warning
+from ..inputs import (
+    InputError,
+    check_callbacks,
+    check_path,
+    check_seconds,
+    check_seed,
+    check_whole,
+    clamp_workers_warning,
+)
 from ..question import Question, Verdict, checklist_question, choose_checklist
 from ..render.text import checklist_dict, checklist_table, score_dict, score_text, search_progress_line
 from ..stopping import first_interruption_only, interruption, is_interruption, raise_if_interrupted
@@ -360,6 +368,8 @@ def solve(question: Question | None = None, *, checklist: Checklist | str | Path
     time_limit = None if time_limit is None else check_seconds(time_limit)
     seed = check_seed(seed)
     max_proposals = None if max_proposals is None else check_whole(max_proposals, "max_proposals", 1)
+    check_callbacks(on_progress=on_progress, on_certify_progress=on_certify_progress,
+                    on_improvement=on_improvement, on_compile=on_compile)
     if schedule is not None and not isinstance(schedule, Schedule):
         raise InputError(f"schedule must be a Schedule, got {type(schedule).__name__}")
     if certify_window is not None:  # before the search, not after it
