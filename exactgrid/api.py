@@ -26,7 +26,7 @@ from .geometry import MoveRule, PathRule, check_path_rule
 from .grid import Grid, as_grid
 from .inputs import InputError, as_items, check_callbacks, check_flag, check_seconds, check_whole
 from .notebook import answer_html, block, coloured, line, table
-from .question import Question
+from .question import Question, checklist_question, choose_checklist
 from .render.text import checklist_dict, checklist_table, item_evidence, score_dict, score_text
 from .stopping import DeadlinePassed, interruption, interruption_behind
 from .verify import with_letters_off
@@ -269,8 +269,16 @@ def check(grid: Grid | str, checklist: Checklist | str | Path | None = None, wat
 def fit(question: Question, backend: str | Backend | None = None, time_limit: float | None = DEFAULT_TIME_LIMIT,
         seed: int = 0, *, local_search: float = 0.0, explain: bool = False, counting: bool = True,
         certify: bool = False, write: Mapping[str, str | Path] | None = None,
-        on_progress: OnProgress | None = None, encoding: Encoding | None = None) -> FitAnswer:
+        on_progress: OnProgress | None = None, encoding: Encoding | None = None,
+        checklist: Checklist | str | Path | None = None, awards: Iterable[str] = (),
+        water_borders: bool | None = None) -> FitAnswer:
     """Decide whether ``question`` has a grid: everything ``exactgrid fit`` does, in one call.
+
+    ``checklist`` (a Checklist or TOML file) and ``awards`` (keys of the default checklist, or
+    of ``checklist``: ``["M8", "4C"]``) add their items as hard constraints, as ``fit
+    --checklist``/``--award`` do (:func:`~exactgrid.question.checklist_question`; chains may
+    cross the water-only borders when ``water_borders``); the answer is then about that
+    question.
 
     :func:`exactgrid.fitting.fit` (which see: ``explain``, ``certify``, ``write``, ``counting``,
     ``on_progress``, Ctrl-C as an UNKNOWN answer), and ``local_search`` seconds of local
@@ -290,6 +298,11 @@ def fit(question: Question, backend: str | Backend | None = None, time_limit: fl
     for flag, what in ((explain, "explain"), (counting, "counting"), (certify, "certify")):
         check_flag(flag, what)
     check_callbacks(on_progress=on_progress)
+    if not isinstance(question, Question):
+        raise InputError(f"fit() takes a Question, got {type(question).__name__}")
+    chosen = choose_checklist(checklist, awards)
+    if chosen is not None:
+        question = checklist_question(question, chosen, water_borders)
     try:  # an interruption while the solvers' modules load is an answer too
         from .fitting import fit as decide
 

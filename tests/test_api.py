@@ -268,3 +268,16 @@ def test_a_check_cut_short_while_measuring_letters_off_keeps_its_verdict(monkeyp
     monkeypatch.undo()
     whole = eg.check("thoainesl")
     assert whole.letters_off_cut is None and whole.checklist.failed == answer.checklist.failed
+
+
+def test_fit_takes_awards_and_checklists_as_the_command_line_does():
+    """``eg.fit(question, awards=...)`` asks what ``exactgrid fit --award ...`` asks: its grid
+    earns the awards (judged by the checklist, not the encoder), and the same question built by
+    hand gets the same answer."""
+    answer = eg.fit(eg.Question(), awards=["NOCAL", "PA"], backend="cadical", time_limit=300, counting=False)
+    assert answer.outcome is eg.Outcome.FITS
+    assert eg.check(answer.grid, only=["NOCAL", "PA"]).passed
+    by_hand = eg.checklist_question(eg.Question(), eg.default_checklist().select(["NOCAL", "PA"]))
+    assert answer.question == by_hand
+    with pytest.raises(eg.InputError, match="unknown checklist item NOPE"):
+        eg.fit(eg.Question(), awards=["NOPE"])
