@@ -459,3 +459,14 @@ def test_an_answer_that_ended_by_itself_has_no_stopped_by_as_the_contract_says()
     data = answer.to_dict()
     assert data["stopped_by"] is None and data["search"]["stopped_by"] == "proposal budget"
     assert answer.exit_code == data["exit_code"] == 0
+
+
+def test_a_start_grid_on_another_board_is_refused_as_score_refuses_it():
+    """A Grid carries its board: one of the same size on another board (a 1x9 row, rook moves)
+    is bad input, not its letters quietly read on the question's board; letters are read."""
+    question = eg.Question(eg.Board(3, 3))
+    for start in (eg.Grid(eg.Board(1, 9), "THOAINESL"), eg.parse_grid("THOAINESL", moves="rook")):
+        with pytest.raises(eg.InputError, match="give its letters to read them on the question's board"):
+            eg.solve(question, start=start, time_limit=None, max_proposals=1_000, workers=1)
+    answer = eg.solve(question, start="THOAINESL", time_limit=None, max_proposals=1_000, workers=1)
+    assert answer.score >= eg.score("THOAINESL").total

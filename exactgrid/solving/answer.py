@@ -419,6 +419,10 @@ def _start_letters(question: Question, start: Grid | str | None) -> str | None:
         return None
     if not isinstance(start, Grid | str):
         raise InputError(f"start must be a Grid or its letters as a string, got {type(start).__name__}")
+    if isinstance(start, Grid) and start.board != question.board:  # as eg.score refuses it
+        raise InputError(f"the start grid is on a board of {start.board.shape_name} with {start.board.moves_text}, "
+                         f"the question's is {question.board.shape_name} with {question.board.moves_text}: "
+                         "give its letters to read them on the question's board")
     start_grid = start if isinstance(start, Grid) else Grid(question.board, _letters(start))
     if start_grid.board.size != question.board.size:
         raise InputError(f"the start grid has {start_grid.board.size} cells; the board has {question.board.size}")
