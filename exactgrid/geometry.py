@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import operator
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
@@ -149,8 +149,9 @@ class Board:
         >>> ring.neighbours, ring.rows, ring.cols, ring.label(3)
         (((1, 3), (0, 2), (1, 3), (0, 2)), 1, 4, 'c4')
         """
-        if isinstance(neighbours, str | bytes) or not isinstance(neighbours, Iterable):
-            raise ShapeError("the adjacency must be a list with one list of neighbours per cell")
+        if isinstance(neighbours, str | bytes | Mapping) or not isinstance(neighbours, Iterable):
+            raise ShapeError("the adjacency must be a list with one list of neighbours per cell, cell 0 first"
+                             + (f", got a {type(neighbours).__name__}" if isinstance(neighbours, Mapping) else ""))
         neighbours = tuple(neighbours)
         rows, cols = (1, len(neighbours)) if layout is None else _pair(layout, "layout")
         return cls(rows, cols, CUSTOM, adjacency=neighbours,  # type: ignore[arg-type]

@@ -235,7 +235,7 @@ def as_items(value: Any, what: str) -> tuple[Any, ...]:
     value that is neither (a number, None)."""
     if isinstance(value, str):
         return (value,)
-    if not isinstance(value, Iterable):
+    if not isinstance(value, Iterable) or isinstance(value, Mapping):  # a dict would give its keys alone
         raise InputError(f"{what} must be a list of names, got {type(value).__name__}")
     return tuple(value)
 

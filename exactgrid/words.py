@@ -80,6 +80,8 @@ class WordList:
                 raise InputError(f"a WordList's {what} must map words to values, such as {example}; "
                                  f"got {type(getattr(self, what)).__name__}")
         weights = FrozenDict(self.weights)
+        if not weights:
+            raise InputError(f"the word list {self.name!r} is empty: a list holds at least one word")
         for word, weight in weights.items():
             if not isinstance(word, str) or not _UPPER_WORD(word):
                 raise InputError(f"word {word!r} must be upper-case letters A-Z only")

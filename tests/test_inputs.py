@@ -379,3 +379,20 @@ def test_an_argument_of_the_wrong_type_is_one_clear_error_before_any_work(case):
     call, says = cases[case]
     with pytest.raises(InputError, match=says):
         call()
+
+
+def test_a_mapping_where_a_list_is_wanted_is_refused_not_read_as_its_keys():
+    """``required={"OHIO": 1}`` once asked for OHIO whatever the 1 meant; an empty WordList
+    once failed later on "the alteration budget must be from 0 to 0"; a dict adjacency named
+    cell 0's neighbours "0"."""
+    import exactgrid as eg
+
+    with pytest.raises(InputError, match="required must be a list, got a dict"):
+        eg.Question(eg.Board(3, 3), required={"OHIO": 1})
+    with pytest.raises(InputError, match="awards must be a list of names, got dict"):
+        eg.solve(eg.Question(), awards={"PA": True})
+    with pytest.raises(InputError, match="is empty: a list holds at least one word"):
+        eg.WordList({})
+    with pytest.raises(InputError, match="one list of neighbours per cell, cell 0 first, got a dict"):
+        eg.Board.from_adjacency({0: [1], 1: [0]})
+    assert eg.Question(eg.Board(3, 3), optional={"OHIO": 5}).optional == {"OHIO": 5}  # a mapping is right here

@@ -139,6 +139,8 @@ class Requirement:
 def _sequence(value: Any, what: str) -> tuple[Any, ...]:
     if isinstance(value, str):
         return (value,)
+    if isinstance(value, Mapping):  # a dict would give its keys alone, whatever its values said
+        raise SpecError(f"{what} must be a list, got a {type(value).__name__}")
     try:
         return tuple(value)
     except TypeError:
