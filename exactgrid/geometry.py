@@ -13,6 +13,7 @@ lets the finder move whole sets of cells at once.
 
 from __future__ import annotations
 
+import numbers
 import operator
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -108,6 +109,9 @@ class Board:
                 raise ShapeError(f"a custom board needs a one-line name, got {self.name!r}")
         else:
             for name, value in (("rows", self.rows), ("cols", self.cols)):
+                if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+                    value = int(value)  # numpy's integers too
+                    object.__setattr__(self, name, value)
                 if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_SIDE:
                     raise ShapeError(f"{name} must be a whole number from 1 to {MAX_SIDE}, got {value!r}")
             if self.moves not in _STEPS:

@@ -396,3 +396,20 @@ def test_a_mapping_where_a_list_is_wanted_is_refused_not_read_as_its_keys():
     with pytest.raises(InputError, match="one list of neighbours per cell, cell 0 first, got a dict"):
         eg.Board.from_adjacency({0: [1], 1: [0]})
     assert eg.Question(eg.Board(3, 3), optional={"OHIO": 5}).optional == {"OHIO": 5}  # a mapping is right here
+
+
+def test_numpy_integers_are_whole_numbers_everywhere():
+    """``budget``/``workers`` took numpy's integers while a board's sides, a fixed cell's number
+    and Sum of Squares' n refused them (the cell with a message calling it no cell)."""
+    import numpy as np
+
+    import exactgrid as eg
+    from exactgrid.puzzles.sumsquares import check_n
+
+    board = eg.Board(np.int64(3), np.int32(3))
+    assert board == eg.Board(3, 3) and type(board.rows) is int
+    question = eg.Question(eg.Board(3, 3), fixed={np.int64(0): "O"}, required=["OHIO"])
+    assert dict(question.fixed) == {0: "O"} and type(next(iter(question.fixed))) is int
+    assert check_n(np.int64(3)) == 3 and type(check_n(np.int64(3))) is int
+    with pytest.raises(InputError, match="rows must be a whole number"):
+        eg.Board(np.float64(3), 3)

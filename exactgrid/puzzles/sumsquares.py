@@ -33,6 +33,7 @@ Two methods that share nothing but the rules, and a referee that shares nothing 
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -82,7 +83,10 @@ def column_divisor(n: int, j: int) -> int:
 
 
 def check_n(n: Any) -> int:
-    """``n`` itself if it is a whole number from :data:`MIN_N` to :data:`MAX_N`; else SumSquaresInputError."""
+    """``n`` as an int if it is a whole number (numpy's too) from :data:`MIN_N` to :data:`MAX_N`;
+    else SumSquaresInputError."""
+    if isinstance(n, numbers.Integral) and not isinstance(n, bool):
+        n = int(n)
     if isinstance(n, bool) or not isinstance(n, int) or not MIN_N <= n <= MAX_N:
         raise SumSquaresInputError(f"n must be a whole number from {MIN_N} to {MAX_N}, got {n!r}")
     return n
