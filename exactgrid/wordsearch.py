@@ -392,22 +392,31 @@ def _keep_fewest(found: Found, word: str, used: int, path: list[int]) -> None:
         found[word] = (used, tuple(path))
 
 
-def hamiltonian_paths(board: Board, limit: int | None = None) -> Iterator[tuple[int, ...]]:
+def hamiltonian_paths(board: Board, limit: int | None = None,
+                      deadline: float | None = None) -> Iterator[tuple[int, ...]]:
     """Every Hamiltonian path of ``board`` (a simple path through all its cells), as a tuple of
     cell indices, each direction separately, in lexicographic order.
 
     With ``limit``, at most ``limit + 1`` paths are produced (so a caller can tell "more than
     ``limit``" without enumerating them all). The 3x3 king board has 784 (392 undirected).
+    A partial path whose unvisited cells are not all reachable from its end through unvisited
+    cells is dropped (no Hamiltonian path extends it): on long thin boards the dead ends are
+    most of the search. :class:`~exactgrid.stopping.DeadlinePassed` once ``deadline`` (a
+    ``time.monotonic()`` value) passes.
 
     >>> sum(1 for _ in hamiltonian_paths(Board(3, 3)))
     784
     """
     size, neighbours = board.size, board.neighbours
     cap = None if limit is None else limit + 1
-    count = 0
+    count = steps = 0
     stack: list[tuple[tuple[int, ...], int]] = [((cell,), 1 << cell) for cell in reversed(range(size))]
     while stack:
+        steps += 1
+        check_deadline(deadline, steps, "listing the board's Hamiltonian paths")
         path, visited = stack.pop()
+        if not _rest_reachable(board, path[-1], visited):
+            continue
         if len(path) == size:
             yield path
             count += 1
@@ -417,6 +426,17 @@ def hamiltonian_paths(board: Board, limit: int | None = None) -> Iterator[tuple[
         for nxt in reversed(neighbours[path[-1]]):
             if not visited >> nxt & 1:
                 stack.append(((*path, nxt), visited | 1 << nxt))
+
+
+def _rest_reachable(board: Board, end: int, visited: int) -> bool:
+    """Whether every cell not in ``visited`` can be reached from ``end`` through such cells."""
+    rest = board.all_cells & ~visited
+    reached = 1 << end
+    while True:
+        grown = reached | (board.spread(reached) & rest)
+        if grown == reached:
+            return rest & ~reached == 0
+        reached = grown
 
 
 def is_valid_path(board: Board, path: tuple[int, ...] | list[int], path_rule: PathRule) -> bool:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+import time
 
 import pytest
 
@@ -15,6 +16,7 @@ from exactgrid.geometry import Board
 from exactgrid.grid import Grid, parse_grid
 from exactgrid.inputs import InputError
 from exactgrid.puzzles.trackword import TrackwordAnswer, build_grid, list_words
+from exactgrid.stopping import DeadlinePassed
 from exactgrid.words import WordList
 from exactgrid.wordsearch import Trie, hamiltonian_paths, is_valid_path, search_words, trie_for
 
@@ -153,6 +155,22 @@ def test_hamiltonian_paths_of_the_3x3_king_board_match_brute_force():
     assert len(paths) == 784
     assert sum(1 for _ in hamiltonian_paths(Board(3, 3, "rook"))) == 40
     assert sum(1 for _ in hamiltonian_paths(board, limit=10)) == 11
+
+
+@pytest.mark.parametrize("board", [Board(2, 4), Board(2, 4, "rook"), Board(1, 6), Board(3, 3, "rook"), Board(2, 3)])
+def test_pruned_hamiltonian_paths_are_every_one_brute_force_finds_on_thin_boards(board):
+    """The search drops a partial path whose unvisited cells are cut off from its end; no
+    Hamiltonian path is lost, and the order stays lexicographic."""
+    adjacent = {(a, b) for a in range(board.size) for b in board.neighbours[a]}
+    brute = [p for p in itertools.permutations(range(board.size)) if all(step in adjacent for step in zip(p, p[1:]))]
+    assert list(hamiltonian_paths(board)) == brute
+
+
+def test_listing_hamiltonian_paths_stops_at_its_deadline():
+    """A long thin board has few Hamiltonian paths and a vast search for them; the listing stops
+    at the deadline (here one already passed) instead of running past the time limit."""
+    with pytest.raises(DeadlinePassed, match="Hamiltonian paths"):
+        list(hamiltonian_paths(Board(2, 25), deadline=time.monotonic() - 1))
 
 
 def test_build_grid_for_retrieves_beats_the_seed_grid():

@@ -317,7 +317,7 @@ def build_grid(word: str, words: str | WordList = DEFAULT_WORDS, min_length: int
     try:  # reading and indexing a long list counts against the time limit too
         chosen = word_list(words, clock.deadline())
         trie = trie_for(chosen, low, high, clock.deadline())
-        scoring.paths = list(hamiltonian_paths(shape, MAX_BUILD_PATHS))
+        scoring.paths = list(hamiltonian_paths(shape, MAX_BUILD_PATHS, clock.deadline()))
         if len(scoring.paths) > MAX_BUILD_PATHS:
             raise InputError(f"the {_board_name(shape)} board has more than {MAX_BUILD_PATHS:,} Hamiltonian "
                              "paths; too many grids to score them all")
