@@ -235,6 +235,19 @@ def test_an_answer_that_cannot_be_written_is_one_error_line(stdout):
     assert done.returncode == 2 and done.stderr == f"Error: cannot write the answer to standard output: {reason}\n"
 
 
+@pytest.mark.parametrize("stderr", ["full", "closed"])
+def test_bad_input_whose_error_line_cannot_be_written_still_exits_2(stderr):
+    """The error line lost (stderr on a full disk, or closed): exit 2 still, not the 1 that is
+    a proven DOES NOT FIT for ``fit``, and no second message about standard output."""
+    if stderr == "full" and not os.path.exists("/dev/full"):
+        pytest.skip("needs /dev/full, a device every write to fails")
+    with open("/dev/full" if stderr == "full" else os.devnull, "w") as sink:
+        done = subprocess.run([sys.executable, "-m", "exactgrid", "fit", "NARNIA"], stdout=subprocess.PIPE,
+                              stderr=sink, text=True, timeout=120, check=False,
+                              preexec_fn=(lambda: os.close(2)) if stderr == "closed" else None)  # noqa: PLW1509
+    assert (done.returncode, done.stdout) == (2, "")
+
+
 def test_a_reader_gone_is_no_error_and_a_closed_output_still_gets_the_files_written(tmp_path):
     read, write = os.pipe()
     os.close(read)  # the reader left before the answer came (as | true does)

@@ -134,12 +134,29 @@ def _flush_the_answer() -> None:
 
 def _cannot_write(exc: OSError) -> NoReturn:
     """The answer cannot be written to standard output: one line on stderr, exit status 2; a
-    reader that left (``| head``) is no error to tell, and exits 1 as click has it."""
+    reader that left (``| head``) is no error to tell, and exits 1 as click has it. When it is
+    standard error that cannot be written (an error line lost on a full disk), nothing more is
+    said there, and the exit status is 2 still: not 1, which is a proven answer for ``fit``."""
+    if _on_stderr(exc):
+        sys.stderr = _ClosedStdout()
+        sys.exit(BAD_INPUT_EXIT)
     sys.stdout = _ClosedStdout()  # nothing more to it, not even at the exit's flush
     if isinstance(exc, BrokenPipeError):
         sys.exit(1)
-    print(f"Error: cannot write the answer to standard output: {exc.strerror or exc}", file=sys.stderr)
+    with contextlib.suppress(OSError):
+        print(f"Error: cannot write the answer to standard output: {exc.strerror or exc}", file=sys.stderr)
     sys.exit(BAD_INPUT_EXIT)
+
+
+def _on_stderr(exc: OSError) -> bool:
+    """Whether ``exc`` came from ``click.echo`` writing to standard error (``err=True``)."""
+    tb = exc.__traceback__
+    while tb is not None:
+        frame = tb.tb_frame
+        if frame.f_code.co_name == "echo" and "click" in frame.f_code.co_filename:
+            return bool(frame.f_locals.get("err")) or frame.f_locals.get("file") is sys.stderr
+        tb = tb.tb_next
+    return False
 
 
 def _failed(exc: Exception) -> NoReturn:
