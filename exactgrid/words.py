@@ -243,6 +243,10 @@ def parse_word_list(text: str, name: str = "words", source: str = "<words>",
         weight_text = cells[1] if len(cells) > 1 else ""
         if not word:
             raise InputError(f"{source}:{number}: no letters in {cells[0]!r}")
+        if len(cells) > 1 and not weight_text:
+            shown = "a tab" if delimiter == "\t" else repr(delimiter)
+            raise InputError(f"{source}:{number}: {word} has an empty weight after {shown} "
+                             "(give a whole number, or the word alone for weight 1)")
         if weight_text and not _DIGITS(weight_text):
             if number == 1 and not weights and _is_header(weight_text):
                 continue

@@ -413,3 +413,13 @@ def test_numpy_integers_are_whole_numbers_everywhere():
     assert check_n(np.int64(3)) == 3 and type(check_n(np.int64(3))) is int
     with pytest.raises(InputError, match="rows must be a whole number"):
         eg.Board(np.float64(3), 3)
+
+
+@pytest.mark.parametrize("text", ["ohio,\nutah,2\n", "word,weight\nohio, \n", "ohio\t\nutah\n"])
+def test_a_weight_left_empty_after_its_separator_is_refused_not_read_as_1(text):
+    """``ohio,`` said a weight was coming and gave none; only the word alone means weight 1."""
+    from exactgrid.words import parse_word_list
+
+    with pytest.raises(InputError, match="OHIO has an empty weight after"):
+        parse_word_list(text, source="w.csv")
+    assert parse_word_list("ohio\nutah,2\n").weights == {"OHIO": 1, "UTAH": 2}
