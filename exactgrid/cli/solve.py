@@ -49,7 +49,9 @@ from .progress import Progress, progress_option, time_left
               help="Also stop after N proposals, shared between the workers: with one worker, the same --seed "
                    "then ends with the same best grid on any machine, however fast (unless --time-limit comes "
                    "first).")
-@click.option("--start", "start", metavar="GRID", default=None, help="Improve this grid (letters or a file).")
+@click.option("--start", "start", metavar="GRID", default=None,
+              help="Improve this grid (letters or a file); a cell that --cells fixes, or limits to letters "
+                   "its start letter is not, starts with the first letter allowed.")
 @click.option("--graded", is_flag=True,
               help="Grade missing required words: one counts as many violations as the letters it needs altered "
                    "beyond the budget (at most 3), so the search feels it coming closer. Grids found still meet "

@@ -329,7 +329,9 @@ def solve(question: Question | None = None, *, checklist: Checklist | str | Path
     default checklist: ``["M8", "NOCAL", "C2C"]``).
 
     ``workers`` threads (default: every core; more than the usable cores are lowered to them
-    with a :class:`~exactgrid.inputs.WorkersClamped` warning) anneal from random grids, or from ``start``.
+    with a :class:`~exactgrid.inputs.WorkersClamped` warning) anneal from random grids, or from
+    ``start`` (a cell the question fixes, or limits to letters its start letter is not, starts
+    with the first letter allowed).
     Ctrl-C or SIGTERM ends the search with the best grid so far (``stopped_by``), and so does
     ``max_proposals`` (``ended_by`` says which ended it; the budget is shared between the
     workers, and each worker's search is then cut into slices of a fixed size, so that with one
