@@ -57,7 +57,7 @@ class Requirement:
         text = check_text(self.word, "a required word")
         if ":" in text or "=" in text:  # the text form, which normalising would run together
             raise SpecError(f"{text!r} is a requirement's text form: give it to Question(required=[...]), "
-                            f"or its parts here, e.g. Requirement('OHIO', 'exact')")
+                            "or its parts here, e.g. Requirement('OHIO', 'exact')")
         word = normalise_word(text)
         if not word or re.search(r"[0-9]", text):
             raise SpecError(f"a required word must be letters A-Z, got {text!r}")
