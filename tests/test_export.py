@@ -72,3 +72,15 @@ def test_writing_lp_files_loads_no_backend(tmp_path):
     loaded = set(eval(out))
     assert not loaded & {"exactgrid.backends.sat", "exactgrid.backends.ilp", "exactgrid.backends.portfolio"}
     assert (tmp_path / "m.lp").stat().st_size > 0 and (tmp_path / "m.mps").stat().st_size > 0
+
+
+def test_two_formats_to_one_file_are_refused_before_either_is_written(tmp_path):
+    """``--write-cnf X --write-wcnf X`` once wrote both, the second over the first."""
+    import exactgrid as eg
+    from exactgrid.inputs import InputError
+
+    question = eg.Question(eg.Board(3, 3), required=["OHIO"])
+    target = tmp_path / "model.txt"
+    with pytest.raises(InputError, match="would both be written to"):
+        eg.fit(question, write={"cnf": target, "wcnf": str(tmp_path / "." / "model.txt")})
+    assert not target.exists()

@@ -10,6 +10,7 @@ an UNKNOWN answer (never an exception) on Ctrl-C/SIGTERM. Local search first is
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
@@ -146,6 +147,13 @@ def _check_formats(write: Mapping[str, str | Path]) -> None:
     unknown = sorted(set(write) - set(EXPORT_FORMATS))
     if unknown:
         raise InputError(f"cannot write a model as {', '.join(unknown)}: the formats are {', '.join(EXPORT_FORMATS)}")
+    by_path: dict[str, str] = {}
+    for fmt, path in write.items():
+        key = os.path.abspath(os.fspath(path)) if isinstance(path, str | os.PathLike) else repr(path)
+        if key in by_path:  # the second format would overwrite the first
+            raise InputError(f"the {by_path[key]} and {fmt} models would both be written to {os.fspath(path)!r}: "
+                             "give each its own file")
+        by_path[key] = fmt
 
 
 def _decide(run: _Run, seed: int, explain: bool, counting: bool, write: Mapping[str, str | Path]) -> FitAnswer:
