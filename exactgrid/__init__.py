@@ -36,7 +36,7 @@ _EXPORTS = {
     "finder": ("Match", "Score", "find", "is_found"),
     "fitting": ("Explanation", "FitAnswer", "ModelSize", "VerificationError"),
     "fitting.conflicts": ("AwardConflict", "award_conflict"),
-    "fitting.many": ("fit_many",),
+    "fitting.many": ("fit_many", "read_questions"),
     "fitting.session": ("FitSession", "explain"),
     "geometry": ("Board",),
     "grid": ("Grid", "parse_grid"),
