@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from functools import cached_property
@@ -141,7 +142,9 @@ def parse_grid(
         raise GridError("the grid is empty")
     bad = sorted(set(re.sub(r"[A-Z]", "", letters)))
     if bad:
-        raise GridError(f"grid may hold letters A-Z only; found {' '.join(map(repr, bad))}")
+        names_a_file = len(text) < 4096 and os.path.isfile(text)  # the CLI reads grid files; the API, letters
+        hint = f" ({text!r} names a file: read its text first, e.g. Path(...).read_text())" if names_a_file else ""
+        raise GridError(f"grid may hold letters A-Z only; found {' '.join(map(repr, bad))}{hint}")
     if board is not None:
         return Grid(board, letters)
     widths = [len(re.sub(r"\s", "", r)) for r in rows_given]

@@ -281,3 +281,13 @@ def test_fit_takes_awards_and_checklists_as_the_command_line_does():
     assert answer.question == by_hand
     with pytest.raises(eg.InputError, match="unknown checklist item NOPE"):
         eg.fit(eg.Question(), awards=["NOPE"])
+
+
+def test_a_grid_file_given_to_the_api_is_named_as_a_file(tmp_path, monkeypatch):
+    """The command line reads grid files; the API reads letters. A file's name given to it was
+    refused as "found '.'", which said nothing of what to do."""
+    (tmp_path / "g.txt").write_text("THO\nAIN\nESL\n")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(eg.InputError, match="'g.txt' names a file: read its text first"):
+        eg.score("g.txt")
+    assert eg.score((tmp_path / "g.txt").read_text()).total == eg.score("THOAINESL").total
