@@ -13,7 +13,6 @@ lets the finder move whole sets of cells at once.
 
 from __future__ import annotations
 
-import numbers
 import operator
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -21,7 +20,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
 
-from .inputs import InputError, digits_value
+from .inputs import InputError, digits_value, plain_int
 
 MoveRule = Literal["king", "rook", "custom"]
 MOVE_RULES: tuple[MoveRule, ...] = ("king", "rook")
@@ -109,9 +108,8 @@ class Board:
                 raise ShapeError(f"a custom board needs a one-line name, got {self.name!r}")
         else:
             for name, value in (("rows", self.rows), ("cols", self.cols)):
-                if isinstance(value, numbers.Integral) and not isinstance(value, bool):
-                    value = int(value)  # numpy's integers too
-                    object.__setattr__(self, name, value)
+                value = plain_int(value)
+                object.__setattr__(self, name, value)
                 if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_SIDE:
                     raise ShapeError(f"{name} must be a whole number from 1 to {MAX_SIDE}, got {value!r}")
             if self.moves not in _STEPS:

@@ -256,6 +256,12 @@ def check_flag(value: Any, what: str) -> bool:
     return value
 
 
+def plain_int(value: Any) -> Any:
+    """An integer of any kind (numpy's) as an int; anything else, a bool included, as it is,
+    for the caller's own check and message."""
+    return int(value) if isinstance(value, numbers.Integral) and not isinstance(value, bool) else value
+
+
 def check_callbacks(**callbacks: Any) -> None:
     """Each keyword's value None or a function: InputError naming the first parameter that is
     neither, up front, rather than a TypeError from deep in the work once it is first called."""

@@ -55,6 +55,7 @@ from .base import (
     system_error_text,
     wants_json,
     writes_the_answer,
+    writes_to_stderr,
 )
 from .fit import fit_command, fit_many_command
 from .grid import check_command, score_command, show_command, words_command
@@ -137,7 +138,7 @@ def _cannot_write(exc: OSError) -> NoReturn:
     reader that left (``| head``) is no error to tell, and exits 1 as click has it. When it is
     standard error that cannot be written (an error line lost on a full disk), nothing more is
     said there, and the exit status is 2 still: not 1, which is a proven answer for ``fit``."""
-    if _on_stderr(exc):
+    if writes_to_stderr(exc):
         sys.stderr = _ClosedStdout()
         sys.exit(BAD_INPUT_EXIT)
     sys.stdout = _ClosedStdout()  # nothing more to it, not even at the exit's flush
@@ -146,17 +147,6 @@ def _cannot_write(exc: OSError) -> NoReturn:
     with contextlib.suppress(OSError):
         print(f"Error: cannot write the answer to standard output: {exc.strerror or exc}", file=sys.stderr)
     sys.exit(BAD_INPUT_EXIT)
-
-
-def _on_stderr(exc: OSError) -> bool:
-    """Whether ``exc`` came from ``click.echo`` writing to standard error (``err=True``)."""
-    tb = exc.__traceback__
-    while tb is not None:
-        frame = tb.tb_frame
-        if frame.f_code.co_name == "echo" and "click" in frame.f_code.co_filename:
-            return bool(frame.f_locals.get("err")) or frame.f_locals.get("file") is sys.stderr
-        tb = tb.tb_next
-    return False
 
 
 def _failed(exc: Exception) -> NoReturn:

@@ -18,10 +18,12 @@ import errno
 import json
 import os
 import re
+import sys
 import time
 import traceback
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from types import FrameType
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -108,10 +110,23 @@ a full disk, no permission, no such directory): one ``Error:`` line, exit 2. Any
 (a connection reset, a timeout, none at all) is taken for a bug: its traceback, exit 4."""
 
 
+def _echo_frame(exc: OSError) -> FrameType | None:
+    """The frame of ``click.echo`` that ``exc`` came through, if it did."""
+    return next((frame for frame, _ in traceback.walk_tb(exc.__traceback__)
+                 if frame.f_code.co_name == "echo" and "click" in frame.f_code.co_filename), None)
+
+
 def writes_the_answer(exc: OSError) -> bool:
-    """Whether ``exc`` came from writing to standard output (every answer is written by
-    ``click.echo``), rather than from some other file or resource the command used."""
-    return any(frame.name == "echo" and "click" in frame.filename for frame in traceback.extract_tb(exc.__traceback__))
+    """Whether ``exc`` came from writing the command's output (every answer, and every error
+    line, is written by ``click.echo``), rather than from some other file or resource the
+    command used."""
+    return _echo_frame(exc) is not None
+
+
+def writes_to_stderr(exc: OSError) -> bool:
+    """Whether ``exc`` came from ``click.echo`` writing to standard error (an error line lost)."""
+    frame = _echo_frame(exc)
+    return frame is not None and (bool(frame.f_locals.get("err")) or frame.f_locals.get("file") is sys.stderr)
 
 
 def system_error_text(exc: OSError) -> str:

@@ -33,7 +33,6 @@ Two methods that share nothing but the rules, and a referee that shares nothing 
 from __future__ import annotations
 
 import math
-import numbers
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -43,7 +42,7 @@ import numpy as np
 from ..answer import DEFAULT_TIME_LIMIT, Answer, OnProgress, Outcome
 from ..backends import Result, Status, backend_name, get_backend
 from ..backends.base import solver_died
-from ..inputs import InputError
+from ..inputs import InputError, plain_int
 from ..model import BoolModel
 from ..stopping import interruption
 from ..wording import plural
@@ -85,8 +84,7 @@ def column_divisor(n: int, j: int) -> int:
 def check_n(n: Any) -> int:
     """``n`` as an int if it is a whole number (numpy's too) from :data:`MIN_N` to :data:`MAX_N`;
     else SumSquaresInputError."""
-    if isinstance(n, numbers.Integral) and not isinstance(n, bool):
-        n = int(n)
+    n = plain_int(n)
     if isinstance(n, bool) or not isinstance(n, int) or not MIN_N <= n <= MAX_N:
         raise SumSquaresInputError(f"n must be a whole number from {MIN_N} to {MAX_N}, got {n!r}")
     return n

@@ -3,7 +3,6 @@ fixed cells and letter domains, targets, chains), validated on construction, fro
 
 from __future__ import annotations
 
-import numbers
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
@@ -19,6 +18,7 @@ from ..inputs import (
     check_big,
     check_flag,
     check_text,
+    plain_int,
 )
 from ..words import WordList
 from .requirement import (
@@ -233,8 +233,7 @@ class Question:
             kind = "{cell: letter}" if single else "{cell: letters}"
             raise SpecError(f"{what}s must be {kind} or rows of text, got {given!r}")
         cells = {}
-        given = {int(cell) if isinstance(cell, numbers.Integral) and not isinstance(cell, bool) else cell: letters
-                 for cell, letters in given.items()}  # numpy's integers as ints
+        given = {plain_int(cell): letters for cell, letters in given.items()}
         for cell in given:  # before sorting: keys of mixed types do not sort
             if isinstance(cell, bool) or not isinstance(cell, int) or not 0 <= cell < self.board.size:
                 raise SpecError(f"{what} {cell!r} is not a cell of the board (0..{self.board.size - 1})")
