@@ -298,9 +298,7 @@ def fit(question: Question, backend: str | Backend | None = None, time_limit: fl
     for flag, what in ((explain, "explain"), (counting, "counting"), (certify, "certify")):
         check_flag(flag, what)
     check_callbacks(on_progress=on_progress)
-    if not isinstance(question, Question):
-        raise InputError(f"fit() takes a Question, got {type(question).__name__}")
-    chosen = choose_checklist(checklist, awards)
+    chosen = choose_checklist(checklist, awards)  # checklist_question checks the question's type
     if chosen is not None:
         question = checklist_question(question, chosen, water_borders)
     try:  # an interruption while the solvers' modules load is an answer too
