@@ -136,8 +136,7 @@ def test_the_bound_with_workers_is_never_below_the_best_grid(index, monkeypatch)
 
 
 def test_cores_from_workers_are_cut_at_the_next_round():
-    question = build_question(requirements=["NEWYORK", "NEWJERSEY", "NEWMEXICO"], optional=["NEWHAMPSHIRE"],
-                              shape="4x4", budget=0)
+    question = build_question(requirements=["OKLAHOMA", "COLORADO"], optional=["TEXAS"], shape="3x3", budget=0)
     counting = counting_model(question, objective=True)
     pool = process_pool(1)
     cutter = Cutter(question, counting, executor=pool, jobs=1)
