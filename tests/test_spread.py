@@ -165,10 +165,9 @@ def _done(result) -> Future:
 
 @pytest.mark.usefixtures("two_cores")  # the workers asked for, on any machine
 def test_the_bound_with_workers_agrees_with_the_bound_alone():
-    question = build_question(requirements=["NEWYORK", "NEWJERSEY", "NEWMEXICO"], optional=["NEWHAMPSHIRE"],
-                              shape="4x4", budget=0)
-    spread = bound(question, time_limit=None, workers=2)
-    assert spread.bound == spread.total - question.scoring_weights()["NEWHAMPSHIRE"]
+    question = build_question(requirements=["OHIO", "OREGON", "GEORGIA"], optional=["MISSOURI"], shape="3x4", budget=0)
+    spread = bound(question, time_limit=None, workers=2)  # MISSOURI required does not fit (a pair/count core)
+    assert spread.cores and spread.bound == spread.total - question.scoring_weights()["MISSOURI"]
     assert not multiprocessing.active_children()
 
 
@@ -201,8 +200,8 @@ def test_workers_must_be_a_whole_number_from_one():
 
 @pytest.mark.usefixtures("two_cores")  # the workers asked for, on any machine
 def test_with_the_exact_model_the_workers_search_pair_cores_meanwhile():
-    question = build_question(requirements=["NEWYORK", "NEWJERSEY", "NEWMEXICO"], optional=["NEWHAMPSHIRE", "OHIO"],
-                              shape="4x4", budget=0)
+    question = build_question(requirements=["OHIO", "OREGON", "GEORGIA"], optional=["MISSOURI", "UTAH"],
+                              shape="3x4", budget=0)
     alone = bound(question, time_limit=None, exact=True)
     spread = bound(question, time_limit=None, exact=True, workers=2)
     assert alone.status == spread.status == "optimal" and alone.bound == spread.bound
