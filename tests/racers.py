@@ -92,7 +92,7 @@ class SlowRefuter(Backend):
 
     name = "slow-refuter"
     description = "test backend: UNSAT after a while"
-    capabilities = frozenset({"decide", "child-process"})
+    capabilities = frozenset({"decide", "prove", "child-process"})
 
     def __init__(self, seconds: float = 0.5) -> None:
         self.seconds = seconds

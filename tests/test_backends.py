@@ -107,6 +107,130 @@ class Liar(Backend):
         return Result(Status.SAT, true_vars=frozenset())
 
 
+class NotABackend:
+    name = "notabackend"
+
+
+class AvailRaises(Liar):
+    name = "availraises"
+
+    def available(self):
+        raise RuntimeError("no licence file")
+
+
+class NoMethod(Backend):
+    name = "nomethod"
+
+    def available(self):
+        return True
+
+
+class Raiser(Liar):
+    name = "raiser"
+
+    def _solve(self, model, time_limit, seed):
+        raise RuntimeError("segfault avoided")
+
+
+class ReturnsNone(Liar):
+    name = "returnsnone"
+
+    def _solve(self, model, time_limit, seed):
+        return None
+
+
+class InitTypeError(Liar):
+    name = "inittypeerror"
+
+    def __init__(self):
+        raise TypeError("a bug in the plugin's constructor")
+
+
+class Teleport(Liar):
+    name = "teleport"
+    capabilities = frozenset({"decide", "teleport"})
+
+
+class Unproven(Liar):
+    """Decides, but proves nothing: a local search that says UNSAT when it finds nothing."""
+
+    name = "unproven"
+    capabilities = frozenset({"decide", "optimise"})
+
+    def _solve(self, model, time_limit, seed):
+        if model.objective is not None:
+            return Result(Status.OPTIMAL, true_vars=frozenset(), bound=0)
+        return Result(Status.UNSAT)
+
+
+PLUGINS = [NotABackend, AvailRaises, NoMethod, Raiser, ReturnsNone, InitTypeError, Teleport, Unproven, Liar]
+
+
+@pytest.fixture
+def plugins(monkeypatch):
+    """The classes above, registered through the entry-point group as installed plugins are."""
+    points = [EntryPoint(cls.name, f"{__name__}:{cls.__name__}", registry.GROUP) for cls in PLUGINS]
+    monkeypatch.setattr(registry, "entry_points", fake_points(*points))
+
+
+@pytest.mark.usefixtures("plugins")
+@pytest.mark.parametrize(("name", "message"), [
+    ("notabackend", "backend 'notabackend' is registered as 'tests.test_backends:NotABackend', which is not a "
+                    "subclass of exactgrid.backends.Backend"),
+    ("availraises", "backend 'availraises' failed to say whether it is available: RuntimeError: no licence file"),
+    ("nomethod", "backend 'nomethod' (tests.test_backends:NoMethod) implements neither _solve nor child_call"),
+    ("inittypeerror", "backend 'inittypeerror' failed to load: TypeError: a bug in the plugin's constructor"),
+    ("teleport", "backend 'teleport' declares unknown capabilities 'teleport'; known: decide, optimise, prove, "
+                 "in-process, incremental, assumptions, child-process"),
+    ("liar:fast", "backend 'liar' takes no option ('liar:fast')"),
+])
+def test_a_plugin_that_breaks_the_contract_is_one_line_when_asked_for(name, message):
+    with pytest.raises(BackendError) as caught:
+        get_backend(name)
+    assert str(caught.value) == message
+    (row,) = [r for r in registry.list_backends() if r.name == name.partition(":")[0]]
+    assert row.available == (name == "liar:fast")
+
+
+@pytest.mark.usefixtures("plugins")
+def test_a_plugin_whose_solver_fails_is_one_line_naming_it():
+    from exactgrid.backends.base import BackendFailed
+
+    model = BoolModel()
+    model.add_clause([model.new_var()])
+    with pytest.raises(BackendFailed, match=r"^backend 'raiser' failed: RuntimeError: segfault avoided$"):
+        get_backend("raiser").solve(model)
+    with pytest.raises(BackendFailed, match=r"^backend 'returnsnone' failed: its _solve returned NoneType, not a "
+                                            r"Result$"):
+        get_backend("returnsnone").solve(model)
+    from click.testing import CliRunner
+
+    from exactgrid.cli import cli
+
+    for name in ("raiser", "returnsnone", "nomethod"):
+        run = CliRunner().invoke(cli, ["fit", "OHIO", "--shape", "3x3", "--backend", name, "--no-counting"])
+        assert run.exit_code == 2 and run.stderr.count("\n") == 1 and f"backend '{name}'" in run.stderr, run.stderr
+
+
+@pytest.mark.usefixtures("plugins")
+def test_what_a_backend_does_not_declare_it_does_not_claim():
+    """Without 'prove', an UNSAT is no proof and an OPTIMAL no proven optimum; without
+    'optimise', a model with an objective is refused before it is solved."""
+    model = BoolModel()
+    a = model.new_var()
+    unproven = get_backend("unproven")
+    refuted = unproven.solve(model)
+    assert refuted.status == Status.UNKNOWN and "does not prove" in refuted.detail
+    model.maximise([a], [1])
+    best = unproven.solve(model)
+    assert best.status == Status.SAT and best.bound is None and best.objective == 0
+    with pytest.raises(BackendError, match="backend 'liar' cannot optimise"):
+        get_backend("liar").solve(model)
+    question = build_question(requirements=["OHIO"], shape="2x2")  # OHIO needs no more than 3 cells: it fits
+    answer = fit(question, backend="unproven", counting=False)
+    assert answer.verdict == "unknown"
+
+
 def test_an_assignment_that_violates_the_model_is_caught():
     model = BoolModel()
     a = model.new_var()
@@ -120,23 +244,27 @@ def fake_points(*points):
     return lambda group: [p for p in points if p.group == group]
 
 
-def test_a_backend_name_registered_twice_warns_and_the_last_wins(monkeypatch):
+@pytest.mark.parametrize("order", ["plugin last", "plugin first"])
+def test_a_plugin_under_a_built_ins_name_is_left_out_with_a_warning(monkeypatch, order):
     builtin = EntryPoint("kissat", "exactgrid.backends.sat:Kissat", registry.GROUP)
     plugin = EntryPoint("kissat", f"{__name__}:Liar", registry.GROUP)
     other = EntryPoint("liar", f"{__name__}:Liar", "some.other.group")
-    monkeypatch.setattr(registry, "entry_points", fake_points(builtin, plugin, other))
+    points = (builtin, plugin, other) if order == "plugin last" else (plugin, builtin, other)
+    monkeypatch.setattr(registry, "entry_points", fake_points(*points))
     monkeypatch.setattr(registry, "_WARNED", set())
     with pytest.warns(registry.BackendShadowingWarning) as caught:
-        points = registry._entry_points()
-        assert registry._entry_points()["kissat"] is plugin  # read again: no second warning
-    assert points["kissat"] is plugin and "liar" not in points
-    assert "cadical" in points  # the built-in fallbacks still fill in the rest
+        found = registry._entry_points()
+        assert registry._entry_points()["kissat"] == builtin  # read again: no second warning
+    assert found["kissat"] == builtin and "liar" not in found  # whatever the order of installation
+    assert type(get_backend("kissat")).__name__ == "Kissat"
+    assert "cadical" in found  # the built-in fallbacks still fill in the rest
     assert len(caught) == 1
     message = str(caught[0].message)
     assert "\n" not in message
     assert message == (
         "backend 'kissat' is registered twice in 'exactgrid.backends': 'exactgrid.backends.sat:Kissat' and "
-        f"'{__name__}:Liar'; using '{__name__}:Liar', the last registered"
+        f"'{__name__}:Liar'; using the built-in 'exactgrid.backends.sat:Kissat' (give the plugin's backend a "
+        "name of its own)"
     )
 
 
@@ -146,7 +274,17 @@ def test_the_shadowing_warning_names_the_distributions():
     last = SimpleNamespace(name="kissat", value="fastsat:Kissat", dist=SimpleNamespace(name="fastsat"))
     message = registry.shadowing_message(first, last)
     assert "'exactgrid.backends.sat:Kissat' (from exactgrid) and 'fastsat:Kissat' (from fastsat)" in message
-    assert message.endswith("using 'fastsat:Kissat', the last registered")
+
+
+def test_two_plugins_under_one_name_make_it_ambiguous(monkeypatch):
+    one = EntryPoint("milp", f"{__name__}:Liar", registry.GROUP)
+    two = EntryPoint("milp", f"{__name__}:Raiser", registry.GROUP)
+    monkeypatch.setattr(registry, "entry_points", fake_points(one, two))
+    with pytest.raises(BackendError, match=r"^backend 'milp' is registered by 2 plugins with different targets: "
+                                           r".*Liar' and .*Raiser'; uninstall all but one to use it$"):
+        get_backend("milp")
+    (row,) = [r for r in registry.list_backends() if r.name == "milp"]
+    assert not row.available and "uninstall all but one" in row.description
 
 
 def test_the_same_target_registered_twice_is_quiet(monkeypatch):
@@ -277,7 +415,7 @@ def test_mip_solvers_refuse_weights_their_floating_point_cannot_hold_exactly(tmp
 
     from click.testing import CliRunner
 
-    from exactgrid.backends.ilp import FLOAT_EXACT_TOTAL, FloatingPointLimit, check_float_exact
+    from exactgrid.backends.base import FLOAT_EXACT_TOTAL, FloatingPointLimit, check_float_exact
     from exactgrid.cli import cli
     from exactgrid.finder import score
     from exactgrid.grid import parse_grid
@@ -311,3 +449,38 @@ def test_mip_solvers_refuse_weights_their_floating_point_cannot_hold_exactly(tmp
     # (a first version added the 200,000,000 to the weights and refused it)
     award = run(cli, ["bound", "--shape", "3x3", "--award", "200M", "--time-limit", "600", "--json"])
     assert award.exit_code == 1 and json.loads(award.stdout)["status"] == "refuted"  # 3x3 holds no 200M
+
+
+def test_the_command_line_gives_the_shadowing_warning_as_one_line():
+    """As its other notices: ``exactgrid: ...``, not Python's file, line and source line."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from importlib.metadata import EntryPoint\n"
+        "from exactgrid.backends import registry\n"
+        "points = [EntryPoint('kissat', 'exactgrid.backends.sat:Kissat', registry.GROUP),\n"
+        "          EntryPoint('kissat', 'tests.test_backends:Liar', registry.GROUP)]\n"
+        "registry.entry_points = lambda group: points\n"
+        "from exactgrid.cli import main\n"
+        "main()\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code, "fit", "OHIO", "--shape", "2x2", "--no-counting"],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0 and run.stdout.startswith("FITS"), run.stderr  # the built-in Kissat answered
+    assert run.stderr == ("exactgrid: backend 'kissat' is registered twice in 'exactgrid.backends': "
+                          "'exactgrid.backends.sat:Kissat' and 'tests.test_backends:Liar'; using the built-in "
+                          "'exactgrid.backends.sat:Kissat' (give the plugin's backend a name of its own)\n")
+
+
+def test_an_assignment_that_is_no_grid_names_the_backend():
+    """A session's assignment is checked against its assumptions and added clauses only; one
+    that leaves a cell without a letter is the backend's disagreement, named, not a bare
+    AssertionError from the decoder."""
+    from exactgrid.encoding import encode
+    from exactgrid.fitting.answer import decoded_grid
+
+    encoding = encode(build_question(requirements=["OHIO"], shape="2x2"))
+    with pytest.raises(SolverDisagreement, match=r"^liar: its assignment is no grid \(cell 0 has 0 letters"):
+        decoded_grid(encoding, Result(Status.SAT, true_vars=frozenset(), backend="liar"))

@@ -134,6 +134,9 @@ class Missing(Backend):
     name = "missing"
     description = "a solver that is not installed here"
 
+    def _solve(self, model, time_limit, seed):
+        raise AssertionError("never asked: it is not available")
+
 
 @pytest.fixture
 def missing_backend(monkeypatch):

@@ -191,6 +191,9 @@ class NotInstalled(Backend):
     description = "a solver that is not installed here"
     install_hint = "pip install 'exactgrid[notinstalled]'"
 
+    def _solve(self, model, time_limit, seed):
+        raise AssertionError("never asked: it is not available")
+
 
 def test_an_unavailable_backend_names_what_to_install(monkeypatch):
     points = registry._entry_points()

@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 
 from ..inputs import InputError
 from ..model import BoolModel
+from ..stopping import DeadlinePassed
 from ._child import DIED, ChildFailed
 
 ChildCall = tuple[Callable[..., Iterator[tuple]], tuple[Any, ...]]
@@ -24,8 +25,10 @@ ChildCall = tuple[Callable[..., Iterator[tuple]], tuple[Any, ...]]
 
 CAPABILITIES = {
     "decide": "answers satisfiable or not",
-    "optimise": "maximises an objective, with a proven bound",
-    "prove": "proves UNSAT and optimality (not only finds solutions)",
+    "optimise": "maximises an objective, with a proven bound; without it, a model with an "
+                "objective is refused",
+    "prove": "proves UNSAT and optimality (not only finds solutions); without it, an UNSAT or "
+             "OPTIMAL it returns is read as UNKNOWN or SAT, and its bound as none",
     "in-process": "solves in this process (no child interpreter to start)",
     "incremental": "a session keeps what the solver learnt between calls",
     "assumptions": "a session solves under assumptions and returns a core on UNSAT",
@@ -117,6 +120,10 @@ class Backend:
     """What it can do, from :data:`CAPABILITIES`."""
     install_hint: ClassVar[str] = ""
     """What to install when ``available()`` is False, as a command (``pip install 'highspy>=1.8,<2'``)."""
+    floating_point: ClassVar[str] = ""
+    """The solver's name (``"HiGHS"``) when it computes in floating point, as MIP solvers do:
+    :meth:`solve` then refuses, before solving, a model whose weights it could not add exactly
+    (:func:`check_float_exact`). Empty for a solver exact on whole numbers (SAT, CP)."""
 
     def available(self) -> bool:
         """Whether the solver can run here. Import the solver package lazily, inside this method."""
@@ -138,7 +145,7 @@ class Backend:
         from ._child import run_child
 
         messages, finished, died = run_child(call[0], call[1], time_limit)
-        return child_result(self.read_child(model, messages, finished), died)
+        return child_result(self.read_child(model, messages, finished), died)  # solve() reads it as declared
 
     def child_call(self, model: BoolModel, time_limit: float | None, seed: int) -> ChildCall | None:
         """How to solve ``model`` in a child process, or None when this backend cannot.
@@ -165,6 +172,22 @@ class Backend:
             raise BackendError(not_available_message(self))
         return ResolvingSession(self, model, seed)
 
+    def accept(self, model: BoolModel) -> None:
+        """Raise :class:`BackendError` (one line) when this backend cannot answer ``model`` as it
+        declares itself: an objective without ``optimise``, or weights beyond its floating point
+        (:attr:`floating_point`). :meth:`solve` and the portfolio's race ask it first."""
+        if model.objective is not None and "optimise" not in self.capabilities:
+            raise BackendError(f"backend {self.name!r} cannot optimise (it does not declare 'optimise'); "
+                               "name one that can, e.g. cadical or highs")
+        if self.floating_point:
+            check_float_exact(model, self.floating_point)
+
+    def read(self, model: BoolModel, messages: list[tuple], finished: bool) -> Result:
+        """:meth:`read_child`'s result, read as the backend's capabilities allow (without
+        ``prove``, no UNSAT, OPTIMAL or bound: :func:`unproven`)."""
+        result = self.read_child(model, messages, finished)
+        return result if "prove" in self.capabilities else unproven(result)
+
     def solve(self, model: BoolModel, time_limit: float | None = None, seed: int = 0) -> Result:
         """Solve ``model`` within ``time_limit`` seconds (``None``: no limit) and check the answer.
 
@@ -177,6 +200,7 @@ class Backend:
         """
         if not self.available():
             raise BackendError(not_available_message(self))
+        self.accept(model)
         if time_limit is not None and time_limit < 0:
             time_limit = 0.0
         started = time.monotonic()
@@ -184,9 +208,57 @@ class Backend:
             result = self._solve(model, time_limit, seed)
         except ChildFailed as exc:
             raise failed(self.name, exc) from exc
+        except (InputError, SolverDisagreement, DeadlinePassed):
+            raise
+        except Exception as exc:  # noqa: BLE001 - a plugin's bug is one line naming it, not exactgrid's traceback
+            raise BackendFailed(self.name, f"{type(exc).__name__}: {exc}") from exc
+        if not isinstance(result, Result):
+            raise BackendFailed(self.name, f"its _solve returned {type(result).__name__}, not a Result")
         elapsed = time.monotonic() - started
         result = replace(result, seconds=elapsed, backend=result.backend or self.name)
-        return check_result(model, result)
+        result = check_result(model, result)
+        return result if "prove" in self.capabilities else unproven(result)
+
+
+def unproven(result: Result) -> Result:
+    """``result`` from a backend that does not declare ``prove``: an UNSAT is no proof (UNKNOWN),
+    an OPTIMAL no proven optimum (SAT), and a bound no proven bound (none)."""
+    if result.status == Status.UNSAT:
+        return replace(result, status=Status.UNKNOWN, detail=f"{result.backend} answered UNSAT but does not "
+                                                                "prove (no 'prove' capability): no proof")
+    if result.status == Status.OPTIMAL or result.bound is not None:
+        return replace(result, status=Status.SAT, bound=None)
+    return result
+
+
+FLOAT_EXACT_TOTAL = 500_000_000
+"""The most that the weights of one constraint or of the objective may add up to for a solver
+computing in floating point (HiGHS, CBC) to answer exactly. A binary may sit 1e-9 from 0 or 1
+(their integrality tolerance), so weights adding up to more than 5e8 could move a sum by 0.5 or
+more, and read back, a score or bound could be off by one or more (above 2**53, doubles drop
+units altogether: a bound of 1e17 was once proven where a grid scores 1e17 + 3). The US states
+add up to 330,759,736. A constraint's bound (a score to reach) is exact up to 2**53."""
+
+
+class FloatingPointLimit(BackendError):
+    """A model whose weights are too large for a MIP solver's floating point to answer exactly."""
+
+
+def check_float_exact(model: BoolModel, solver: str) -> None:
+    """:class:`FloatingPointLimit` when a constraint's or the objective's weights add up to more
+    than :data:`FLOAT_EXACT_TOTAL`, or a constraint's bound is beyond 2**53."""
+    largest = max((sum(map(abs, con.weights)) for con in model.linear), default=0)
+    if model.objective is not None:
+        largest = max(largest, sum(map(abs, model.objective[1])))
+    bound = max((abs(con.bound) for con in model.linear), default=0)
+    if bound > 2**53:
+        raise FloatingPointLimit(f"{solver} computes in floating point, which holds whole numbers exactly up to 2**53; "
+                                 f"this model has a bound of {bound:,}: use a SAT backend (kissat, cadical)")
+    if largest > FLOAT_EXACT_TOTAL:
+        raise FloatingPointLimit(
+            f"{solver} computes in floating point, exact only while the weights of a constraint or of the objective "
+            f"add up to at most {FLOAT_EXACT_TOTAL:,}; this model's add up to {largest:,}: use a SAT backend "
+            "(kissat, cadical), or smaller weights")
 
 
 def not_available_message(backend: Backend) -> str:
@@ -270,6 +342,8 @@ class Session:
         self._add_clause(clause)
 
     def _add_clause(self, clause: tuple[int, ...]) -> None:
+        """Give the solver ``clause`` for good; the subclass's work (:meth:`add_clause` has
+        checked its literals)."""
         raise NotImplementedError
 
     def solve(self, assumptions: Iterable[int] = (), time_limit: float | None = None) -> Result:
@@ -288,6 +362,9 @@ class Session:
         return self._check(result, lits)
 
     def _solve(self, assumptions: tuple[int, ...], time_limit: float | None) -> Result:
+        """Decide under ``assumptions`` within ``time_limit`` seconds; the subclass's work. On
+        UNSAT, set the Result's ``core`` to the assumptions that cannot hold together (None:
+        all of them). :meth:`solve` checks what this returns."""
         raise NotImplementedError
 
     def _check(self, result: Result, assumptions: tuple[int, ...]) -> Result:
@@ -329,9 +406,11 @@ class ResolvingSession(Session):
         self.seed = seed
 
     def _add_clause(self, clause: tuple[int, ...]) -> None:
-        pass  # kept in self.added and replayed on every call
+        """Nothing: the clause is kept in ``added`` and replayed on every call."""
 
     def _solve(self, assumptions: tuple[int, ...], time_limit: float | None) -> Result:
+        """A fresh copy of the model, the added clauses and the assumptions as unit clauses,
+        through :meth:`Backend.solve`."""
         model = BoolModel(self.model.num_vars, [*self.model.clauses, *self.added, *((a,) for a in assumptions)],
                           list(self.model.linear), None, self.model.names, self.model.literals)
         return self.backend.solve(model, time_limit=time_limit, seed=self.seed)

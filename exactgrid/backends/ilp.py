@@ -24,7 +24,15 @@ from ..encoding import EncodingTimeout
 from ..ilp_model import linear_terms, to_pulp
 from ..model import BoolModel
 from ..stopping import uncut_import
-from .base import Backend, BackendError, ChildCall, Result, SolverDisagreement, Status, check_result
+from .base import (
+    Backend,
+    ChildCall,
+    Result,
+    SolverDisagreement,
+    Status,
+    check_float_exact,
+    check_result,
+)
 
 
 def _cbc_command(**options):
@@ -35,36 +43,6 @@ def _cbc_command(**options):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
         return pulp.PULP_CBC_CMD(**options)
-
-
-FLOAT_EXACT_TOTAL = 500_000_000
-"""The most that the weights of one constraint or of the objective may add up to for HiGHS or
-CBC to answer exactly. They compute in floating point: a binary may sit 1e-9 from 0 or 1 (the
-integrality tolerance set here), so weights adding up to more than 5e8 could move a sum by 0.5
-or more, and read back, a score or bound could be off by one or more (above 2**53, doubles drop
-units altogether: a bound of 1e17 was once proven where a grid scores 1e17 + 3). The US states
-add up to 330,759,736. A constraint's bound (a score to reach) is exact up to 2**53."""
-
-
-class FloatingPointLimit(BackendError):
-    """A model whose weights are too large for a MIP solver's floating point to answer exactly."""
-
-
-def check_float_exact(model: BoolModel, solver: str) -> None:
-    """:class:`FloatingPointLimit` when a constraint's or the objective's weights add up to more
-    than :data:`FLOAT_EXACT_TOTAL`, or a constraint's bound is beyond 2**53."""
-    largest = max((sum(map(abs, con.weights)) for con in model.linear), default=0)
-    if model.objective is not None:
-        largest = max(largest, sum(map(abs, model.objective[1])))
-    bound = max((abs(con.bound) for con in model.linear), default=0)
-    if bound > 2**53:
-        raise FloatingPointLimit(f"{solver} computes in floating point, which holds whole numbers exactly up to 2**53; "
-                                 f"this model has a bound of {bound:,}: use a SAT backend (kissat, cadical)")
-    if largest > FLOAT_EXACT_TOTAL:
-        raise FloatingPointLimit(
-            f"{solver} computes in floating point, exact only while the weights of a constraint or of the objective "
-            f"add up to at most {FLOAT_EXACT_TOTAL:,}; this model's add up to {largest:,}: use a SAT backend "
-            "(kissat, cadical), or smaller weights")
 
 
 def _cbc_child(model: BoolModel, time_limit: float | None, seed: int) -> Iterator[tuple]:
@@ -120,6 +98,7 @@ class Cbc(Backend):
     name = "cbc"
     description = "CBC MIP (bundled with PuLP); child process killed at the limit"
     capabilities = frozenset({"decide", "optimise", "prove", "child-process"})
+    floating_point = "CBC"
     install_hint = "pip install --force-reinstall 'pulp==3.3.2' (it bundles CBC)"
 
     def available(self) -> bool:
@@ -169,6 +148,7 @@ class Highs(Backend):
     name = "highs"
     description = "HiGHS MIP (highspy); its own time limit, in a child process"
     capabilities = frozenset({"decide", "optimise", "prove", "child-process"})
+    floating_point = "HiGHS"
     install_hint = "pip install 'highspy>=1.8,<2' (exactgrid's base install brings it; reinstall it)"
 
     def available(self) -> bool:
@@ -233,8 +213,8 @@ def _build_highs(model: BoolModel, seed: int, deadline: float | None = None):
     """A silent single-threaded ``Highs`` holding ``model`` (binaries, rows, objective), with the
     objective's constant; or an UNSAT Result when a constraint without variables fails.
     ``deadline`` (``time.monotonic()``): :class:`~exactgrid.encoding.EncodingTimeout` once it has
-    passed while the rows are added. :class:`FloatingPointLimit` for weights too large for
-    HiGHS to answer exactly."""
+    passed while the rows are added. :class:`~exactgrid.backends.base.FloatingPointLimit` for
+    weights too large for HiGHS to answer exactly."""
     import highspy
     import numpy as np
 

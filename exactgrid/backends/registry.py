@@ -5,18 +5,25 @@ plugin uses, so there is one path for both. An entry point names a :class:`Backe
 (called with no arguments). A name ``base:option`` (e.g. ``pysat:maplechrono``) loads ``base``
 and calls it with ``option``.
 
-Two distributions registering the same name with different targets (a plugin that also calls
-itself ``kissat``) is allowed but announced: the last one registered wins, with a warning
-naming both (:func:`shadowing_message`).
+A built-in's name is the built-in's: a plugin registering ``kissat`` too is left out, with a
+warning naming it (:func:`shadowing_message`), so that no installed package can quietly answer
+in the default backend's name. Two plugins registering one name with different targets make it
+ambiguous: asking for it is refused, naming both, until one is uninstalled.
+
+A registered class is checked when it is loaded (:func:`load_backend`): it must be a
+:class:`Backend` subclass, implement ``_solve`` or ``child_call``, declare only known
+capabilities, and say whether it is available without raising; each failure is one
+:class:`BackendError` line naming the backend.
 """
 
 from __future__ import annotations
 
+import inspect
 import warnings
 from dataclasses import dataclass
 from importlib.metadata import EntryPoint, entry_points
 
-from .base import Backend, BackendError, not_available_message
+from .base import CAPABILITIES, Backend, BackendError, not_available_message
 
 GROUP = "exactgrid.backends"
 
@@ -60,7 +67,7 @@ class BackendInfo:
 
 
 class BackendShadowingWarning(UserWarning):
-    """Two installed distributions register the same backend name with different targets."""
+    """An installed plugin registers a built-in backend's name, and is left out."""
 
 
 def _origin(point: EntryPoint) -> str:
@@ -68,10 +75,16 @@ def _origin(point: EntryPoint) -> str:
     return f"{point.value!r} (from {dist.name})" if dist is not None else repr(point.value)
 
 
-def shadowing_message(first: EntryPoint, last: EntryPoint) -> str:
-    """One line saying that two entry points share a backend name and that the last one wins."""
-    return (f"backend {last.name!r} is registered twice in {GROUP!r}: {_origin(first)} and {_origin(last)}; "
-            f"using {last.value!r}, the last registered")
+def shadowing_message(builtin: EntryPoint, plugin: EntryPoint) -> str:
+    """One line saying that a plugin registers a built-in's name and is left out."""
+    return (f"backend {plugin.name!r} is registered twice in {GROUP!r}: {_origin(builtin)} and {_origin(plugin)}; "
+            f"using the built-in {builtin.value!r} (give the plugin's backend a name of its own)")
+
+
+def ambiguity_message(points: list[EntryPoint]) -> str:
+    """One line saying that plugins register one name with different targets, so it is refused."""
+    return (f"backend {points[0].name!r} is registered by {len(points)} plugins with different targets: "
+            f"{' and '.join(_origin(p) for p in points)}; uninstall all but one to use it")
 
 
 _WARNED: set[str] = set()
@@ -79,19 +92,41 @@ _WARNED: set[str] = set()
 registry is read (a command reads it several times)."""
 
 
-def _entry_points() -> dict[str, EntryPoint]:
-    found: dict[str, EntryPoint] = {}
+def _is_builtin(point: EntryPoint) -> bool:
+    return BUILTIN_ENTRY_POINTS.get(point.name) == point.value
+
+
+def _registered() -> dict[str, list[EntryPoint]]:
+    """Every backend name with its distinct targets, the built-in first where there is one
+    (from installed metadata, or :data:`BUILTIN_ENTRY_POINTS` in a source tree without it)."""
+    found: dict[str, list[EntryPoint]] = {}
     for point in entry_points(group=GROUP):
-        earlier = found.get(point.name)
-        if earlier is not None and earlier.value != point.value:
-            message = shadowing_message(earlier, point)
-            if message not in _WARNED:
-                _WARNED.add(message)
-                warnings.warn(message, BackendShadowingWarning, stacklevel=2)
-        found[point.name] = point
+        targets = found.setdefault(point.name, [])
+        if all(p.value != point.value for p in targets):
+            targets.insert(0, point) if _is_builtin(point) else targets.append(point)
     for name, value in BUILTIN_ENTRY_POINTS.items():
-        found.setdefault(name, EntryPoint(name=name, value=value, group=GROUP))
+        targets = found.setdefault(name, [])
+        if not targets or not _is_builtin(targets[0]):
+            targets.insert(0, EntryPoint(name=name, value=value, group=GROUP))
     return found
+
+
+def _entry_points() -> dict[str, EntryPoint | list[EntryPoint]]:
+    """Each backend name with its entry point, or with the plugins' entry points when more
+    than one registers it (ambiguous). A plugin under a built-in's name is left out, with a
+    :class:`BackendShadowingWarning`."""
+    chosen: dict[str, EntryPoint | list[EntryPoint]] = {}
+    for name, targets in _registered().items():
+        if _is_builtin(targets[0]):
+            for plugin in targets[1:]:
+                message = shadowing_message(targets[0], plugin)
+                if message not in _WARNED:
+                    _WARNED.add(message)
+                    warnings.warn(message, BackendShadowingWarning, stacklevel=2)
+            chosen[name] = targets[0]
+        else:
+            chosen[name] = targets[0] if len(targets) == 1 else targets
+    return chosen
 
 
 def default_backend_name() -> str:
@@ -137,35 +172,78 @@ def get_backend(name: str | None = None) -> Backend:
             raise BackendError(f"backend {base!r} is a plugin that is not installed here; install it with: "
                                f"{KNOWN_PLUGINS[base]}")
         raise BackendError(f"unknown backend {name!r}; known: {', '.join(sorted(points))}")
+    backend = load_backend(points[base], option)
+    if not _says_available(backend):
+        raise BackendError(not_available_message(backend))
+    return backend
+
+
+def load_backend(point: EntryPoint | list[EntryPoint], option: str = "") -> Backend:
+    """The backend an entry point registers, made with ``option`` if one is given, and checked
+    as the contract asks (:mod:`exactgrid.backends.registry`); :class:`BackendError`, one line
+    naming it, when it cannot be had. (A list of entry points: an ambiguous name, refused.)"""
+    if isinstance(point, list):
+        raise BackendError(ambiguity_message(point))
+    label = f"{point.name}:{option}" if option else point.name
     try:
-        cls = points[base].load()
+        cls = point.load()
+    except Exception as exc:  # noqa: BLE001 - a broken plugin must not break the core
+        raise BackendError(f"backend {label!r} failed to load: {type(exc).__name__}: {exc}") from exc
+    if not (isinstance(cls, type) and issubclass(cls, Backend)):
+        raise BackendError(f"backend {point.name!r} is registered as {point.value!r}, which is not a subclass of "
+                           "exactgrid.backends.Backend")
+    if option and not _takes_an_option(cls):
+        raise BackendError(f"backend {point.name!r} takes no option ({label!r})")
+    try:
         backend = cls(option) if option else cls()
     except BackendError:
         raise
-    except TypeError as exc:
-        raise BackendError(f"backend {base!r} takes no option ({name!r}): {exc}") from exc
-    except Exception as exc:  # noqa: BLE001 - a broken plugin must not break the core
-        raise BackendError(f"backend {name!r} failed to load: {type(exc).__name__}: {exc}") from exc
-    if not backend.available():
-        raise BackendError(not_available_message(backend))
+    except Exception as exc:  # noqa: BLE001
+        raise BackendError(f"backend {label!r} failed to load: {type(exc).__name__}: {exc}") from exc
+    if cls._solve is Backend._solve and cls.child_call is Backend.child_call:
+        raise BackendError(f"backend {point.name!r} ({point.value}) implements neither _solve nor child_call")
+    unknown = sorted(set(backend.capabilities) - set(CAPABILITIES))
+    if unknown:
+        raise BackendError(f"backend {point.name!r} declares unknown capabilities {', '.join(map(repr, unknown))}; "
+                           f"known: {', '.join(CAPABILITIES)}")
     return backend
+
+
+def _takes_an_option(cls: type) -> bool:
+    try:
+        parameters = list(inspect.signature(cls).parameters.values())
+    except (TypeError, ValueError):  # no signature to read: let the call say
+        return True
+    return any(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.VAR_POSITIONAL) for p in parameters)
+
+
+def _says_available(backend: Backend) -> bool:
+    """``backend.available()``; one that raises is a :class:`BackendError` naming it."""
+    try:
+        return bool(backend.available())
+    except Exception as exc:  # noqa: BLE001
+        raise BackendError(f"backend {backend.name!r} failed to say whether it is available: "
+                           f"{type(exc).__name__}: {exc}") from exc
 
 
 def list_backends(only_available: bool = False) -> list[BackendInfo]:
     """Every registered backend with availability, version, capabilities and description.
 
-    Backends that fail to load are listed as unavailable with the error as description.
+    Backends that fail to load, or that break the contract, are listed as unavailable with the
+    reason as description.
     """
     rows = []
     for name, point in sorted(_entry_points().items()):
         try:
-            backend = point.load()()
-            row = BackendInfo(name, backend.available(), None, frozenset(backend.capabilities),
+            backend = load_backend(point)
+            row = BackendInfo(name, _says_available(backend), None, frozenset(backend.capabilities),
                               backend.description)
             if row.available:
                 row = BackendInfo(name, True, backend.version(), row.capabilities, row.description)
-        except Exception as exc:  # noqa: BLE001
-            row = BackendInfo(name, False, None, frozenset(), f"failed to load: {type(exc).__name__}: {exc}")
+        except BackendError as exc:
+            row = BackendInfo(name, False, None, frozenset(), str(exc))
+        except Exception as exc:  # noqa: BLE001 - version() of a broken plugin
+            row = BackendInfo(name, False, None, frozenset(), f"failed: {type(exc).__name__}: {exc}")
         if row.available or not only_available:
             rows.append(row)
     return rows

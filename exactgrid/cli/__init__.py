@@ -38,6 +38,7 @@ import signal
 import sys
 import time
 import traceback
+import warnings
 from typing import NoReturn
 
 import click
@@ -163,6 +164,14 @@ def _failed(exc: Exception) -> NoReturn:
     sys.exit(FAILED_EXIT)
 
 
+def _one_line_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+                      file: object = None, line: str | None = None) -> None:
+    """A warning as the command line gives its notices: one line on stderr, ``exactgrid:`` and
+    the message (Python's own form adds the file, the line and the source line that warned)."""
+    with contextlib.suppress(OSError):
+        print(f"exactgrid: {message}", file=sys.stderr)
+
+
 def main() -> None:
     """Console-script entry point (``exactgrid``): SIGTERM and SIGHUP stop work as Ctrl-C does,
     and only the first of them raises (:func:`~exactgrid.stopping.hold_for_the_process`): one
@@ -170,6 +179,7 @@ def main() -> None:
     passes it on) lets the command finish its answer, and one that comes as the process exits
     leaves its exit status alone. One that comes before the command begins is the line
     ``stopped: interrupted (Ctrl-C) before an answer``, exit status 3."""
+    warnings.showwarning = _one_line_warning
     try:
         hold_for_the_process()
         if sys.stdout is None:  # started with file descriptor 1 closed: an answer written would be lost

@@ -15,6 +15,8 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from ..answer import Answer, Outcome
+from ..backends import Result, SolverDisagreement
+from ..encoding import Encoding
 from ..finder import Match, Score, score
 from ..grid import Grid
 from ..model import BoolModel
@@ -250,6 +252,16 @@ class Explanation(Answer):
         return {**self.contract_dict(), "conflict": list(self.conflict), "minimal": self.minimal,
                 "backend": self.backend, "detail": self.detail,
                 "grid": None if self.grid is None else self.grid.letters}
+
+
+def decoded_grid(encoding: Encoding, result: Result, cells: Any = None) -> Grid:
+    """The grid ``result``'s assignment describes (:meth:`~exactgrid.encoding.Encoding.decode`);
+    :class:`~exactgrid.backends.SolverDisagreement` naming the backend when it describes none
+    (a cell with no letter or two: a solver bug, before the finder's check could say so)."""
+    try:
+        return encoding.decode(result.true_vars or (), cells)
+    except AssertionError as exc:
+        raise SolverDisagreement(f"{result.backend}: its assignment is no grid ({exc})") from exc
 
 
 def verified_answer(grid: Grid, solver_name: str, question: Question, **fields: Any) -> FitAnswer:

@@ -19,8 +19,7 @@ from pathlib import Path
 from ..answer import DEFAULT_TIME_LIMIT, OnProgress, ProgressEvent
 from ..backends import Backend, Result, Status, get_backend
 from ..backends._child import ChildFailed
-from ..backends.base import SolverDisagreement, check_result, child_result, failed
-from ..backends.ilp import FLOAT_EXACT_TOTAL
+from ..backends.base import FLOAT_EXACT_TOTAL, SolverDisagreement, check_result, child_result, failed
 from ..backends.portfolio import RACE_GRACE_SECONDS as _RACE_GRACE
 from ..encoding import Encoding, EncodingTimeout, encode
 from ..finder import FinderTimedOut, find, searching_until
@@ -31,7 +30,7 @@ from ..prove.cores import CoreRefutation, refute_by_cores
 from ..question import ASKS_NOTHING, Question, SpecError, Verdict
 from ..stopping import interruption, interruption_behind, uncut_import
 from ..wording import plural
-from .answer import FitAnswer, ModelSize, background_text, model_size, unchecked_detail, verified_answer
+from .answer import FitAnswer, ModelSize, background_text, decoded_grid, model_size, unchecked_detail, verified_answer
 from .session import explain as explain_conflict
 
 EXPORT_FORMATS = ("cnf", "wcnf", "lp", "mps")
@@ -193,7 +192,7 @@ def _decide(run: _Run, seed: int, explain: bool, counting: bool, write: Mapping[
             return _explained(answer, solver, run.left()) if explain else answer
         if result.status == Status.UNKNOWN:
             return FitAnswer(Verdict.UNKNOWN, detail=result.detail, **common)
-        grid = enc.decode(result.true_vars or ())
+        grid = decoded_grid(enc, result)
         if enc.lazy_forbidden and _cut_forbidden(enc, grid):
             continue
         return verified_answer(grid, solver.name, **common)
@@ -323,7 +322,7 @@ def _probe_beside_counting(backend: Backend, model: BoolModel, counting_call: tu
     counted = _counted(children.messages[0], children.finished[0])
     if children.winner == 0:
         return Result(Status.UNKNOWN, detail="decided by counting", backend=backend.name), counted
-    result = child_result(backend.read_child(model, children.messages[index], children.finished[index]), died)
+    result = child_result(backend.read(model, children.messages[index], children.finished[index]), died)
     result = replace(result, backend=result.backend or backend.name, seconds=time.monotonic() - started)
     return check_result(model, result), counted
 

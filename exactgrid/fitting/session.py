@@ -35,7 +35,7 @@ from ..finder import FinderTimedOut, searching_until
 from ..inputs import FrozenDict, InputError, as_items, check_seconds, check_seed
 from ..question import Question, Requirement, SpecError, Verdict, merge_cell_letters
 from ..stopping import interruption
-from .answer import Explanation, FitAnswer, model_size, unchecked_detail, verified_answer
+from .answer import Explanation, FitAnswer, decoded_grid, model_size, unchecked_detail, verified_answer
 
 
 class QuestionFits(SpecError):
@@ -148,7 +148,7 @@ class FitSession:
             return FitAnswer(Verdict.DOES_NOT_FIT, conflict=conflict, detail="refuted under assumptions", **common)
         if result.status == Status.UNKNOWN:
             return FitAnswer(Verdict.UNKNOWN, detail=result.detail, **common)
-        grid = self.encoding.decode(result.true_vars or (), question.cells)
+        grid = decoded_grid(self.encoding, result, question.cells)
         checks_until = None if time_limit is None else started + time_limit + RACE_GRACE_SECONDS
         try:
             with searching_until(checks_until):  # the finder's check of a grid on simple paths, too
