@@ -208,8 +208,8 @@ class Backend:
             result = self._solve(model, time_limit, seed)
         except ChildFailed as exc:
             raise failed(self.name, exc) from exc
-        except (InputError, SolverDisagreement, DeadlinePassed):
-            raise
+        except (InputError, SolverDisagreement, DeadlinePassed, OSError, MemoryError):
+            raise  # bad input, a bug of exactgrid's, the time limit, or the machine: told where they belong
         except Exception as exc:  # noqa: BLE001 - a plugin's bug is one line naming it, not exactgrid's traceback
             raise BackendFailed(self.name, f"{type(exc).__name__}: {exc}") from exc
         if not isinstance(result, Result):
