@@ -9,7 +9,10 @@ import pytest
 
 import exactgrid as eg
 from exactgrid.awards import default_checklist, east_coast, evaluate, find_chain, west_coast
-from exactgrid.prove.placement import Core
+
+from .tools import load_tool
+
+records_tool = load_tool("check_records")
 
 RECORDS = Path(__file__).resolve().parents[1] / "instances" / "records"
 GRIDS = tomllib.loads((RECORDS / "altered_states_2.toml").read_text())["grids"]
@@ -51,11 +54,6 @@ BOUNDS = tomllib.loads((RECORDS / "altered_states_2_bounds.toml").read_text())["
 ALL_STATES = 330_759_736
 
 
-def _core(entry: dict) -> Core:
-    pairs = tuple((pair[0], pair[1]) for pair in entry["pairs"].split())
-    return Core(pairs, tuple((limit[0], int(limit[1:])) for limit in entry["at_most"].split()))
-
-
 def _name(record: dict) -> str:
     return " ".join(record["awards"]) or "every grid"
 
@@ -76,11 +74,40 @@ def test_each_core_of_a_certified_bound_is_refuted(record, entry):
     """The records' cheap half, second part: each core is refuted again (no placement of its
     letters on 5x5 holds its pairs), one test a core so that the test processes share them.
     The other half, the relaxation with the cores' cuts refuted above the bound, takes
-    minutes: `found_by` does it again."""
+    minutes: ``tools/check_records.py`` solves it again (the next test holds it to a small
+    question), and `found_by` certifies it again."""
     from pysat.solvers import Solver
 
     from exactgrid.prove.certify import placement_clauses
 
-    base, units = placement_clauses(eg.Question().board, {}, _core(entry))
+    base, units = placement_clauses(eg.Question().board, {}, records_tool.record_core(entry))
     with Solver(name="cadical195", bootstrap_with=[*base, *units]) as solver:
         assert solver.solve() is False, entry
+
+
+def test_a_records_question_is_the_bounds():
+    """The tool asks each record's bound of the question ``bound`` answered."""
+    question = records_tool.record_question({"awards": ["NOCAL", "M8"]})
+    assert "CALIFORNIA" in question.forbidden and len(question.scoring_weights()) == 49  # every state but it
+    assert {r.word for r in question.required} == {"MAINE", "MARYLAND", "MASSACHUSETTS", "MICHIGAN", "MINNESOTA",
+                                                   "MISSISSIPPI", "MISSOURI", "MONTANA"}
+    assert records_tool.record_question({"awards": []}) == eg.Question(optional="all")
+
+
+def test_the_bound_of_a_records_cores_is_its_bound_and_a_lower_claim_is_caught():
+    """What ``tools/check_records.py`` asks of the 5x5 records (minutes each), on a 3x4 question
+    whose bound rests on one core: the relaxation with the answer's cores has the answer's bound
+    as its optimum, and without them more, so a record claiming less than its cores prove (or
+    keeping fewer cores) is caught."""
+    from exactgrid.prove.bound import bound
+    from exactgrid.prove.cores import bound_of_cores
+    from exactgrid.question import build_question
+
+    question = build_question(requirements=["OHIO", "OREGON", "GEORGIA"], optional=["MISSOURI"], shape="3x4",
+                              budget=0)
+    answer = bound(question, time_limit=None)
+    assert answer.status == "bounded" and answer.cores
+    assert bound_of_cores(question, answer.cores) == answer.bound
+    assert bound_of_cores(question, []) > answer.bound  # the cores are what lowers it
+    refuted = question.but(required=(*question.required, *build_question(requirements=["MISSOURI"]).required))
+    assert bound_of_cores(refuted, answer.cores) is None

@@ -86,7 +86,8 @@ def sumsquares_command(ctx: click.Context, n: int, method: str, backend: str | N
                        progress: bool | None, as_json: bool) -> None:
     """Jane Street's Sum of Squares: an n x n grid of digits where row i, read as a number, is
     divisible by i and column j by n + j, with the largest digit sum, proven optimal (exit 0),
-    or the best found with a bound (exit 0; exit 3 on Ctrl-C or SIGTERM, with what was found by then)."""
+    or the best found, with a bound when the solver proved one (exit 0; exit 3 on Ctrl-C or
+    SIGTERM, with what was found by then)."""
     from ..puzzles.sumsquares import solve_sum_of_squares
 
     with Progress("sumsquares", time_limit, progress, "starting") as shown:

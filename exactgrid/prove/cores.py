@@ -60,6 +60,26 @@ def core_cut(counting: CountingModel, core: Core | WordCore) -> list[int] | None
     return None if limits is None else clause + limits
 
 
+def bound_of_cores(question: Question, cores: Iterable[Core | WordCore], capacity: bool = True) -> int | None:
+    """What ``cores`` prove on ``question``: the optimum of its counting relaxation (HiGHS, with
+    ``capacity`` as the bound had it) with each core's cut; None when no solution is left (the
+    cores refute the question). A bound's record names its cores and its bound; this links the
+    two, without the DRUP proofs of :func:`~exactgrid.prove.certify.confirm_bound` (minutes on
+    5x5 where those take an hour). :class:`~exactgrid.inputs.InputError` for a core naming a
+    pair or letter the relaxation does not hold, which cannot have come from it."""
+    counting = counting_model(question, objective=True, capacity=capacity)
+    for core in cores:
+        cut = core_cut(counting, core)
+        if cut is None:
+            raise InputError(f"the core {core} names a pair or letter the question's relaxation does not hold")
+        counting.model.add_clause(cut)
+    solution = HighsModel(counting.model).solve()
+    if solution.status == Status.UNSAT:
+        return None
+    assert solution.status == Status.OPTIMAL and solution.objective is not None  # HiGHS without a time limit
+    return solution.objective
+
+
 def _limits_cut(counting: CountingModel, at_most: tuple[tuple[str, int], ...]) -> list[int] | None:
     """"Some limited letter in more cells than its limit", as literals of the relaxation (None
     when it lacks one)."""
