@@ -29,6 +29,7 @@ _EXPORTS = {
     "api": ("CheckAnswer", "ScoreAnswer", "as_grid", "check", "fit", "score"),
     "awards": ("Checklist", "ChecklistResult", "default_checklist", "evaluate", "load_checklist"),
     "backends": ("Backend", "BackendError", "Status", "get_backend", "list_backends"),
+    "backends.conformance": ("BackendCheck", "check_backend"),
     "data": ("word_list",),
     "data.us": ("us_states",),
     "encoding": ("Encoding", "encode"),
