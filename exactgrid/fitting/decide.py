@@ -409,5 +409,7 @@ def _explained(answer: FitAnswer, backend: Backend, time_limit: float | None) ->
     note = "" if minimal else "conflict not shrunk to minimal (time limit)"
     if not conflict:
         note = f"{background_text(answer.question)} cannot hold on this board, whatever the parts"
+    if explanation.backend and explanation.backend != backend.name:  # it keeps no sessions with assumptions
+        note = "; ".join(x for x in (note, f"conflict found by {explanation.backend}") if x)
     detail = "; ".join(x for x in (answer.detail, note) if x)
     return replace(answer, conflict=conflict, detail=detail)
