@@ -183,3 +183,12 @@ class Killed(Backend):
 
     def read_child(self, model, messages, finished) -> Result:
         return Result(Status.UNKNOWN, detail="time limit reached")  # what a killed child looks like to it
+
+
+class ReadsNothing(SlowRefuter):
+    """A child-process backend whose ``read_child`` returns None instead of a Result (a plugin's bug)."""
+
+    name = "readsnothing"
+
+    def read_child(self, model, messages, finished):
+        return None

@@ -151,6 +151,21 @@ class Teleport(Liar):
     capabilities = frozenset({"decide", "teleport"})
 
 
+class SessionsWithoutProof(Liar):
+    name = "sessionsnoproof"
+    capabilities = frozenset({"decide", "in-process", "assumptions"})
+
+
+class ChildWithoutReading(Backend):
+    name = "childnoread"
+
+    def available(self):
+        return True
+
+    def child_call(self, model, time_limit, seed):
+        return print, ()
+
+
 class Unproven(Liar):
     """Decides, but proves nothing: a local search that says UNSAT when it finds nothing."""
 
@@ -163,7 +178,8 @@ class Unproven(Liar):
         return Result(Status.UNSAT)
 
 
-PLUGINS = [NotABackend, AvailRaises, NoMethod, Raiser, ReturnsNone, InitTypeError, Teleport, Unproven, Liar]
+PLUGINS = [NotABackend, AvailRaises, NoMethod, Raiser, ReturnsNone, InitTypeError, Teleport, Unproven, Liar,
+           SessionsWithoutProof, ChildWithoutReading]
 
 
 @pytest.fixture
@@ -183,6 +199,10 @@ def plugins(monkeypatch):
     ("teleport", "backend 'teleport' declares unknown capabilities 'teleport'; known: decide, optimise, prove, "
                  "in-process, incremental, assumptions, child-process"),
     ("liar:fast", "backend 'liar' takes no option ('liar:fast')"),
+    ("sessionsnoproof", "backend 'sessionsnoproof' declares 'assumptions' without 'prove': a session's UNSAT and "
+                        "its core are read as proofs, so a backend keeping sessions must prove"),
+    ("childnoread", "backend 'childnoread' (tests.test_backends:ChildWithoutReading) implements child_call but not "
+                    "read_child"),
 ])
 def test_a_plugin_that_breaks_the_contract_is_one_line_when_asked_for(name, message):
     with pytest.raises(BackendError) as caught:
@@ -200,8 +220,8 @@ def test_a_plugin_whose_solver_fails_is_one_line_naming_it():
     model.add_clause([model.new_var()])
     with pytest.raises(BackendFailed, match=r"^backend 'raiser' failed: RuntimeError: segfault avoided$"):
         get_backend("raiser").solve(model)
-    with pytest.raises(BackendFailed, match=r"^backend 'returnsnone' failed: its _solve returned NoneType, not a "
-                                            r"Result$"):
+    with pytest.raises(BackendFailed, match=r"^backend 'returnsnone' failed: it returned NoneType None, not a "
+                                            r"Result with a Status$"):
         get_backend("returnsnone").solve(model)
     from click.testing import CliRunner
 
@@ -484,3 +504,15 @@ def test_an_assignment_that_is_no_grid_names_the_backend():
     encoding = encode(build_question(requirements=["OHIO"], shape="2x2"))
     with pytest.raises(SolverDisagreement, match=r"^liar: its assignment is no grid \(cell 0 has 0 letters"):
         decoded_grid(encoding, Result(Status.SAT, true_vars=frozenset(), backend="liar"))
+
+
+@pytest.mark.parametrize("counting", [False, True])
+def test_a_child_process_plugin_that_reads_no_result_is_one_line_on_every_path(counting):
+    """With counting on (fit's default) the backend's child is raced beside the counting loop,
+    and its messages are read there, not in solve(): the same one line either way."""
+    from exactgrid.backends.base import BackendFailed
+
+    question = build_question(requirements=["ILLINOIS:exact", "OHIO:exact", "UTAH:exact"], shape="3x3")
+    with pytest.raises(BackendFailed, match=r"^backend 'readsnothing' failed: it returned NoneType None, not a "
+                                            r"Result with a Status$"):
+        fit(question, backend=racers.ReadsNothing(0.0), counting=counting, time_limit=60)

@@ -9,8 +9,8 @@ from click.testing import CliRunner
 
 import exactgrid as eg
 from exactgrid.answer import Outcome
-from exactgrid.backends import Backend, Result, Status, get_backend, registry
-from exactgrid.backends.conformance import brute_force, check_backend, pigeonhole, random_model
+from exactgrid.backends import Backend, Result, Status, conformance, get_backend, registry
+from exactgrid.backends.conformance import brute_force, check_backend, empty_model, pigeonhole, random_model
 from exactgrid.cli import cli
 from exactgrid.model import BoolModel
 
@@ -33,10 +33,15 @@ def test_the_random_models_cover_the_contract():
     rng = random.Random(0)
     models = [random_model(rng, optimise=i % 2 == 1) for i in range(200)]
     ops = {row.op for m in models for row in m.linear}
-    assert ops == {"<=", ">=", "==", } and any(w < 0 for m in models for row in m.linear for w in row.weights)
+    assert ops == {"<=", ">=", "=="} and any(w < 0 for m in models for row in m.linear for w in row.weights)
+    rows = [row.lits for m in models for row in m.linear] + [m.objective[0] for m in models if m.objective]
+    assert any(lit < 0 for lits in rows for lit in lits)  # negative literals in rows and objectives
+    assert any(len(set(lits)) < len(lits) for lits in rows)  # and a literal twice in one
     answers = [brute_force(m) for m in models]
-    assert {feasible for feasible, _ in answers} == {True, False}  # both kinds of answer to check
+    assert {feasible for feasible, _ in answers[::2]} == {True, False}  # to decide: both answers to check
+    assert all(feasible for feasible, _ in answers[1::2])  # to optimise: an optimum to check, always
     assert all(m.num_vars <= 10 for m in models)
+    assert brute_force(empty_model(False)) == (True, None) and brute_force(empty_model(True)) == (True, 0)
 
 
 def test_a_pigeonhole_model_has_no_assignment():
@@ -48,7 +53,8 @@ def test_a_pigeonhole_model_has_no_assignment():
 def test_honest_backends_pass(name):
     answer = check_backend(name, models=40, seed=3, check_time_limit=False)
     assert answer.outcome == Outcome.FITS and answer.exit_code == 0 and not answer.disagreements
-    assert answer.asked == 40 and answer.undecided == 0 and answer.text().startswith("PASS: backend")
+    assert answer.asked == answer.agreed == 40 and answer.undecided == 0
+    assert answer.text().startswith(f"PASS: backend '{name}' agrees with brute force on 40 of the 40 random models")
 
 
 class _Honest(Backend):
@@ -119,6 +125,26 @@ def test_each_false_claim_is_caught(liar, says):
 def test_what_a_backend_does_not_declare_is_undecided_not_wrong():
     answer = check_backend(ProvesNothing(), models=20, seed=1, check_time_limit=False)
     assert not answer.disagreements and 0 < answer.undecided < 20 and answer.outcome == Outcome.FITS
+
+
+def test_a_plugin_that_fails_on_a_model_or_overruns_its_time_limit_disagrees(monkeypatch):
+    class Fails(_Honest):
+        name = "fails"
+
+        def _solve(self, model, time_limit, seed):
+            if model.num_vars == 3:
+                raise RuntimeError("no such variable")
+            return super()._solve(model, time_limit, seed)
+
+    answer = check_backend(Fails(), models=30, check_time_limit=False)
+    assert answer.disagreements and all("failed: backend 'fails' failed: RuntimeError: no such variable" in d
+                                        for d in answer.disagreements)
+    assert answer.agreed == 30 - len(answer.disagreements)
+    monkeypatch.setattr(conformance, "OVERRUN_SECONDS", -1.0)  # any answer is late: the overrun is told
+    late = check_backend("cadical", models=2)
+    assert late.agreed == 2 and late.disagreements == (
+        f"asked with a 1 s time limit, it came back after {late.time_limit_seconds:.1f} s",)
+    assert "agrees with brute force on 2 of the 2 random models" in late.text()
 
 
 def test_a_check_stopped_by_ctrl_c_keeps_what_it_checked():

@@ -182,11 +182,31 @@ class Backend:
         if self.floating_point:
             check_float_exact(model, self.floating_point)
 
-    def read(self, model: BoolModel, messages: list[tuple], finished: bool) -> Result:
+    def read_result(self, model: BoolModel, messages: list[tuple], finished: bool) -> Result:
         """:meth:`read_child`'s result, read as the backend's capabilities allow (without
-        ``prove``, no UNSAT, OPTIMAL or bound: :func:`unproven`)."""
-        result = self.read_child(model, messages, finished)
-        return result if "prove" in self.capabilities else unproven(result)
+        ``prove``, no UNSAT, OPTIMAL or bound: :func:`unproven`); what the portfolio's race and
+        ``fit``'s race beside counting read. A failure of ``read_child`` is a
+        :class:`BackendFailed` naming the backend, as in :meth:`solve`."""
+        result = self._answered(lambda: self.read_child(model, messages, finished))
+        return result if "prove" in self.capabilities else unproven(result, self.name)
+
+    def _answered(self, call: Callable[[], Result]) -> Result:
+        """What ``call`` (the backend's own code) returns, checked to be a :class:`Result`; an
+        exception it raises, a :class:`BackendFailed` naming the backend, but for those that
+        belong elsewhere: bad input and refusals (``InputError``), exactgrid's own checks
+        (``SolverDisagreement``), the time limit, and the machine (``OSError``, ``MemoryError``)."""
+        try:
+            result = call()
+        except ChildFailed as exc:
+            raise failed(self.name, exc) from exc
+        except (InputError, SolverDisagreement, DeadlinePassed, OSError, MemoryError):
+            raise
+        except Exception as exc:  # noqa: BLE001 - a plugin's bug is one line naming it, not exactgrid's traceback
+            raise BackendFailed(self.name, f"{type(exc).__name__}: {exc}") from exc
+        if not isinstance(result, Result) or not isinstance(result.status, Status):
+            raise BackendFailed(self.name, f"it returned {type(result).__name__} {result!r:.80}, not a Result "
+                                           "with a Status")
+        return result
 
     def solve(self, model: BoolModel, time_limit: float | None = None, seed: int = 0) -> Result:
         """Solve ``model`` within ``time_limit`` seconds (``None``: no limit) and check the answer.
@@ -204,28 +224,19 @@ class Backend:
         if time_limit is not None and time_limit < 0:
             time_limit = 0.0
         started = time.monotonic()
-        try:
-            result = self._solve(model, time_limit, seed)
-        except ChildFailed as exc:
-            raise failed(self.name, exc) from exc
-        except (InputError, SolverDisagreement, DeadlinePassed, OSError, MemoryError):
-            raise  # bad input, a bug of exactgrid's, the time limit, or the machine: told where they belong
-        except Exception as exc:  # noqa: BLE001 - a plugin's bug is one line naming it, not exactgrid's traceback
-            raise BackendFailed(self.name, f"{type(exc).__name__}: {exc}") from exc
-        if not isinstance(result, Result):
-            raise BackendFailed(self.name, f"its _solve returned {type(result).__name__}, not a Result")
+        result = self._answered(lambda: self._solve(model, time_limit, seed))
         elapsed = time.monotonic() - started
         result = replace(result, seconds=elapsed, backend=result.backend or self.name)
         result = check_result(model, result)
-        return result if "prove" in self.capabilities else unproven(result)
+        return result if "prove" in self.capabilities else unproven(result, self.name)
 
 
-def unproven(result: Result) -> Result:
-    """``result`` from a backend that does not declare ``prove``: an UNSAT is no proof (UNKNOWN),
-    an OPTIMAL no proven optimum (SAT), and a bound no proven bound (none)."""
+def unproven(result: Result, backend: str) -> Result:
+    """``result`` from ``backend``, which does not declare ``prove``: an UNSAT is no proof
+    (UNKNOWN), an OPTIMAL no proven optimum (SAT), and a bound no proven bound (none)."""
     if result.status == Status.UNSAT:
-        return replace(result, status=Status.UNKNOWN, detail=f"{result.backend} answered UNSAT but does not "
-                                                                "prove (no 'prove' capability): no proof")
+        return replace(result, status=Status.UNKNOWN, detail=f"{backend} answered UNSAT but does not prove "
+                                                                "(no 'prove' capability): no proof")
     if result.status == Status.OPTIMAL or result.bound is not None:
         return replace(result, status=Status.SAT, bound=None)
     return result

@@ -10,12 +10,16 @@ models, each small enough to answer by trying every assignment (at most 2**10), 
 Every answer goes through :meth:`Backend.solve`, which checks assignments against the model, so
 a wrong assignment is caught there (a :class:`SolverDisagreement`); what brute force adds is
 the check of what ``solve`` must take on the backend's word: UNSAT, OPTIMAL and bounds. An
-UNKNOWN is counted as undecided, not as a disagreement. Then one model too hard to decide in a
-second (a pigeonhole formula) is asked with a 1 s time limit, and the seconds it took are
-reported: a backend that keeps its time limit comes back within a second or two.
+UNKNOWN is counted as undecided, not as a disagreement; a backend that fails on a model (a
+:class:`BackendError`) disagrees there. Then a pigeonhole formula, which CDCL solvers do not
+refute in a second (MIP solvers may), is asked with a 1 s time limit, and the seconds it took
+are reported; coming back more than :data:`OVERRUN_SECONDS` late is a disagreement. (An
+in-process backend that ignores its time limit holds the check up: nothing can stop it.)
 
 The models use every part of the contract: clauses, linear rows with each comparison,
-negative literals in rows and objectives, duplicate literals, and empty models.
+negative and repeated literals in rows and objectives, and a model with no variables (and, to
+optimise, an empty objective). The models to optimise are drawn feasible, so that each checks
+an optimum.
 """
 
 from __future__ import annotations
@@ -38,6 +42,10 @@ MAX_VARIABLES = 10
 TIME_LIMIT_ASKED = 1.0
 """The time limit of the pigeonhole question (seconds)."""
 
+OVERRUN_SECONDS = 10.0
+"""How long after :data:`TIME_LIMIT_ASKED` a backend may come back before the check calls it a
+disagreement (generous: a child process's start on a loaded machine takes seconds)."""
+
 
 @dataclass(frozen=True)
 class BackendCheck(Answer):
@@ -50,6 +58,8 @@ class BackendCheck(Answer):
     backend: str
     asked: int
     undecided: int
+    agreed: int = 0
+    """Random models decided as brute force decides them."""
     disagreements: tuple[str, ...] = ()
     time_limit_seconds: float | None = None
     """How long the pigeonhole question with a 1 s time limit took (None: not asked)."""
@@ -71,9 +81,8 @@ class BackendCheck(Answer):
         """PASS/FAIL with the counts, the disagreements (the first few) and the time limit."""
         head = {Outcome.FITS: "PASS", Outcome.DOES_NOT_FIT: "FAIL", Outcome.UNKNOWN: "UNKNOWN"}[self.outcome]
         decided = self.asked - self.undecided
-        lines = [f"{head}: backend {self.backend!r} agrees with brute force on "
-                 f"{decided - len(self.disagreements)} of the {plural(decided, 'random model')} it decided "
-                 f"({self.undecided} undecided of {self.asked} asked)"]
+        lines = [f"{head}: backend {self.backend!r} agrees with brute force on {self.agreed} of the "
+                 f"{plural(decided, 'random model')} it decided ({self.undecided} undecided of {self.asked} asked)"]
         lines += [f"  disagrees: {d}" for d in self.disagreements[:5]]
         if len(self.disagreements) > 5:
             lines.append(f"  and {len(self.disagreements) - 5} more")
@@ -87,14 +96,33 @@ class BackendCheck(Answer):
     def to_dict(self) -> dict[str, Any]:
         """The contract's keys, then backend, asked, undecided, disagreements and the time
         limit's seconds and status."""
-        return {**self.contract_dict(), "backend": self.backend, "asked": self.asked, "undecided": self.undecided,
+        return {**self.contract_dict(), "passed": self.outcome == Outcome.FITS, "backend": self.backend,
+                "asked": self.asked, "undecided": self.undecided, "agreed": self.agreed,
                 "disagreements": list(self.disagreements),
                 "time_limit_seconds": None if self.time_limit_seconds is None else round(self.time_limit_seconds, 3),
                 "time_limit_status": self.time_limit_status}
 
 
 def random_model(rng: random.Random, optimise: bool) -> BoolModel:
-    """A small model using every part of the contract (at most :data:`MAX_VARIABLES` variables)."""
+    """A small model using every part of the contract (at most :data:`MAX_VARIABLES` variables);
+    to ``optimise``, one with an objective that some assignment satisfies."""
+    for _ in range(100):
+        model = _draw(rng, optimise)
+        if not optimise or brute_force(model)[0]:
+            return model
+    return model  # pragma: no cover - one in two or three draws is feasible
+
+
+def empty_model(optimise: bool) -> BoolModel:
+    """No variables: nothing to decide (SAT, the empty assignment); to ``optimise``, an empty
+    objective, whose optimum is 0."""
+    model = BoolModel()
+    if optimise:
+        model.maximise([], [])
+    return model
+
+
+def _draw(rng: random.Random, optimise: bool) -> BoolModel:
     model = BoolModel()
     variables = model.new_vars(rng.randint(1, MAX_VARIABLES))
 
@@ -130,13 +158,15 @@ def brute_force(model: BoolModel) -> tuple[bool, int | None]:
 
 
 def disagreement(backend: Backend, model: BoolModel, time_limit: float) -> str | None:
-    """How ``backend``'s answer to ``model`` contradicts brute force (None: it does not, or it
-    did not decide); the string "undecided" when it did not decide."""
+    """How ``backend``'s answer to ``model`` contradicts brute force; None when it agrees, and
+    the string "undecided" when it did not decide."""
     feasible, best = brute_force(model)
     try:
         result = backend.solve(model, time_limit=time_limit)
     except SolverDisagreement as exc:
         return f"{exc}"
+    except BackendError as exc:
+        return f"failed: {exc}"
     if result.status == Status.UNSAT:
         return "UNSAT, but an assignment satisfies the model" if feasible else None
     if result.status == Status.UNKNOWN:
@@ -153,7 +183,8 @@ def disagreement(backend: Backend, model: BoolModel, time_limit: float) -> str |
 
 def pigeonhole(holes: int = 9) -> BoolModel:
     """``holes + 1`` pigeons in ``holes`` holes, each hole holding one at most: unsatisfiable,
-    and hard for resolution (CDCL solvers take far more than a second at 9 holes)."""
+    and hard for resolution (CaDiCaL and Glucose take far more than a second at 9 holes;
+    Kissat and the MIP solvers, with their own reasoning about it, may not)."""
     model = BoolModel()
     sits = [model.new_vars(holes) for _ in range(holes + 1)]
     for pigeon in sits:
@@ -183,32 +214,45 @@ def check_backend(backend: str | Backend, models: int = 60, seed: int = 0, time_
     rng = random.Random(seed)
     optimises = "optimise" in solver.capabilities
     started = time.monotonic()
-    asked = undecided = 0
+    asked = undecided = agreed = 0
     disagreements: list[str] = []
     try:
         for index in range(models):
-            model = random_model(rng, optimise=optimises and index % 2 == 1)
+            to_optimise = optimises and index % 2 == 1
+            model = empty_model(to_optimise) if index < 2 else random_model(rng, to_optimise)
             found = disagreement(solver, model, time_limit)
             asked += 1
             if found == "undecided":
                 undecided += 1
-            elif found is not None:
+            elif found is None:
+                agreed += 1
+            else:
                 kind = "optimise" if model.objective is not None else "decide"
                 disagreements.append(f"model {index} (seed {seed}, to {kind}): {found}")
         limit_seconds, limit_status = None, ""
         if check_time_limit:
-            asked_at = time.monotonic()
-            try:
-                limit_status = solver.solve(pigeonhole(), time_limit=TIME_LIMIT_ASKED).status.name
-            except SolverDisagreement as exc:
-                limit_status = "an assignment the model rejects"
-                disagreements.append(f"the pigeonhole model: {exc}")
-            limit_seconds = time.monotonic() - asked_at
+            limit_seconds, limit_status = _time_limit_kept(solver, disagreements)
     except KeyboardInterrupt as exc:
-        return BackendCheck(solver.name, asked, undecided, tuple(disagreements), seconds=time.monotonic() - started,
-                            stopped_by=interruption(exc))
-    return BackendCheck(solver.name, asked, undecided, tuple(disagreements), limit_seconds, limit_status,
+        return BackendCheck(solver.name, asked, undecided, agreed, tuple(disagreements),
+                            seconds=time.monotonic() - started, stopped_by=interruption(exc))
+    return BackendCheck(solver.name, asked, undecided, agreed, tuple(disagreements), limit_seconds, limit_status,
                         seconds=time.monotonic() - started)
 
 
-__all__ = ["BackendCheck", "brute_force", "check_backend", "pigeonhole", "random_model"]
+def _time_limit_kept(solver: Backend, disagreements: list[str]) -> tuple[float, str]:
+    """The pigeonhole model asked with :data:`TIME_LIMIT_ASKED`: the seconds it took and how it
+    ended; a wrong answer or an overrun goes into ``disagreements``."""
+    asked_at = time.monotonic()
+    try:
+        status = solver.solve(pigeonhole(), time_limit=TIME_LIMIT_ASKED).status
+        how = "decided before the limit" if status == Status.UNSAT else f"{status.name} at the limit"
+    except (SolverDisagreement, BackendError) as exc:
+        how = "no answer"
+        disagreements.append(f"the pigeonhole model: {exc}")
+    seconds = time.monotonic() - asked_at
+    if seconds > TIME_LIMIT_ASKED + OVERRUN_SECONDS:
+        disagreements.append(f"asked with a {TIME_LIMIT_ASKED:g} s time limit, it came back after {seconds:.1f} s")
+    return seconds, how
+
+
+__all__ = ["BackendCheck", "brute_force", "check_backend", "empty_model", "pigeonhole", "random_model"]

@@ -119,8 +119,8 @@ class Cbc(Backend):
 
     def child_call(self, model: BoolModel, time_limit: float | None, seed: int) -> ChildCall:
         """PuLP and CBC in a child process (killed at the limit if CBC overruns its timeLimit);
-        a model too large for its floating point is refused here, before any child starts."""
-        check_float_exact(model, "CBC")
+        a model too large for its floating point is refused before
+        (:meth:`~exactgrid.backends.base.Backend.accept`)."""
         return _cbc_child, (model, time_limit, seed)
 
     def read_child(self, model: BoolModel, messages: list[tuple], finished: bool) -> Result:
@@ -173,8 +173,8 @@ class Highs(Backend):
     def child_call(self, model: BoolModel, time_limit: float | None, seed: int) -> ChildCall:
         """HiGHS in a child process, killed on Ctrl-C or SIGTERM at once: in-process, HiGHS
         can run on for seconds before its next interrupt check (docs/benchmarks.md, Signals).
-        A model too large for its floating point is refused here, before any child starts."""
-        check_float_exact(model, "HiGHS")
+        A model too large for its floating point is refused before
+        (:meth:`~exactgrid.backends.base.Backend.accept`)."""
         return _highs_child, (model, time_limit, seed)
 
     def read_child(self, model: BoolModel, messages: list[tuple], finished: bool) -> Result:

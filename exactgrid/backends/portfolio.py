@@ -116,7 +116,7 @@ def race(members: Sequence[Backend], model: BoolModel, time_limit: float | None,
     def decides(index: int, messages: list[tuple]) -> bool:
         # a proof decides; so does any grid for a pure decision question, but an unproven
         # optimum (a member out of time) does not stop the others
-        status = members[index].read(model, messages, True).status
+        status = members[index].read_result(model, messages, True).status
         return status in (Status.OPTIMAL, Status.UNSAT) or (status == Status.SAT and model.objective is None)
 
     started = time.monotonic()
@@ -152,11 +152,11 @@ def race(members: Sequence[Backend], model: BoolModel, time_limit: float | None,
                               if name else failures[0][1].reason)
         raise error from failures[0][1]
     if winner is not None and winner < len(members) and decides(winner, children.messages[winner]):
-        result = members[winner].read(model, children.messages[winner], True)
+        result = members[winner].read_result(model, children.messages[winner], True)
         return replace(result, backend=f"{name}({members[winner].name})" if name else members[winner].name), children
     if winner is not None and winner >= len(members):
         return Result(Status.UNKNOWN, detail="decided beside the solver", backend=name or members[0].name), children
-    partial = [m.read(model, msgs, done)
+    partial = [m.read_result(model, msgs, done)
                for m, msgs, done, failure in zip(members, children.messages, children.finished, children.failures)
                if failure is None]
     found = [r for r in partial if r.found]

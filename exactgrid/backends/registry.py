@@ -202,10 +202,16 @@ def load_backend(point: EntryPoint | list[EntryPoint], option: str = "") -> Back
         raise BackendError(f"backend {label!r} failed to load: {type(exc).__name__}: {exc}") from exc
     if cls._solve is Backend._solve and cls.child_call is Backend.child_call:
         raise BackendError(f"backend {point.name!r} ({point.value}) implements neither _solve nor child_call")
-    unknown = sorted(set(backend.capabilities) - set(CAPABILITIES))
+    if cls.child_call is not Backend.child_call and cls.read_child is Backend.read_child:
+        raise BackendError(f"backend {point.name!r} ({point.value}) implements child_call but not read_child")
+    capabilities = set(backend.capabilities)
+    unknown = sorted(capabilities - set(CAPABILITIES))
     if unknown:
         raise BackendError(f"backend {point.name!r} declares unknown capabilities {', '.join(map(repr, unknown))}; "
                            f"known: {', '.join(CAPABILITIES)}")
+    if "assumptions" in capabilities and "prove" not in capabilities:  # a session's UNSAT and core are proofs
+        raise BackendError(f"backend {point.name!r} declares 'assumptions' without 'prove': a session's UNSAT and "
+                           "its core are read as proofs, so a backend keeping sessions must prove")
     return backend
 
 

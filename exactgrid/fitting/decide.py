@@ -322,7 +322,7 @@ def _probe_beside_counting(backend: Backend, model: BoolModel, counting_call: tu
     counted = _counted(children.messages[0], children.finished[0])
     if children.winner == 0:
         return Result(Status.UNKNOWN, detail="decided by counting", backend=backend.name), counted
-    result = child_result(backend.read(model, children.messages[index], children.finished[index]), died)
+    result = child_result(backend.read_result(model, children.messages[index], children.finished[index]), died)
     result = replace(result, backend=result.backend or backend.name, seconds=time.monotonic() - started)
     return check_result(model, result), counted
 
