@@ -166,6 +166,10 @@ class ChildWithoutReading(Backend):
         return print, ()
 
 
+class Misnamed(Liar):
+    name = "somethingelse"
+
+
 class Unproven(Liar):
     """Decides, but proves nothing: a local search that says UNSAT when it finds nothing."""
 
@@ -180,12 +184,13 @@ class Unproven(Liar):
 
 PLUGINS = [NotABackend, AvailRaises, NoMethod, Raiser, ReturnsNone, InitTypeError, Teleport, Unproven, Liar,
            SessionsWithoutProof, ChildWithoutReading]
+MISNAMED = EntryPoint("misnamed", f"{__name__}:Misnamed", registry.GROUP)
 
 
 @pytest.fixture
 def plugins(monkeypatch):
     """The classes above, registered through the entry-point group as installed plugins are."""
-    points = [EntryPoint(cls.name, f"{__name__}:{cls.__name__}", registry.GROUP) for cls in PLUGINS]
+    points = [EntryPoint(cls.name, f"{__name__}:{cls.__name__}", registry.GROUP) for cls in PLUGINS] + [MISNAMED]
     monkeypatch.setattr(registry, "entry_points", fake_points(*points))
 
 
@@ -203,6 +208,8 @@ def plugins(monkeypatch):
                         "its core are read as proofs, so a backend keeping sessions must prove"),
     ("childnoread", "backend 'childnoread' (tests.test_backends:ChildWithoutReading) implements child_call but not "
                     "read_child"),
+    ("misnamed", "backend 'misnamed' is registered as 'tests.test_backends:Misnamed', whose name is 'somethingelse'; "
+                 "a backend's name must be the one it is registered under"),
 ])
 def test_a_plugin_that_breaks_the_contract_is_one_line_when_asked_for(name, message):
     with pytest.raises(BackendError) as caught:
@@ -516,3 +523,18 @@ def test_a_child_process_plugin_that_reads_no_result_is_one_line_on_every_path(c
     with pytest.raises(BackendFailed, match=r"^backend 'readsnothing' failed: it returned NoneType None, not a "
                                             r"Result with a Status$"):
         fit(question, backend=racers.ReadsNothing(0.0), counting=counting, time_limit=60)
+
+
+def test_what_a_plugin_prints_as_it_loads_goes_to_stderr_not_into_the_answer(monkeypatch):
+    import json
+
+    from click.testing import CliRunner
+
+    from exactgrid.cli import cli
+
+    points = [*registry.entry_points(group=registry.GROUP), EntryPoint("noisy", "tests.noisy_plugin:Noisy",
+                                                                       registry.GROUP)]
+    monkeypatch.setattr(registry, "entry_points", lambda group: points)
+    listed = CliRunner().invoke(cli, ["backends", "--json"])
+    assert listed.exit_code == 0 and "noisy" in [row["name"] for row in json.loads(listed.stdout)["backends"]]
+    assert "noisy plugin: made" in listed.stderr

@@ -18,7 +18,9 @@ capabilities, and say whether it is available without raising; each failure is o
 
 from __future__ import annotations
 
+import contextlib
 import inspect
+import sys
 import warnings
 from dataclasses import dataclass
 from importlib.metadata import EntryPoint, entry_points
@@ -186,7 +188,8 @@ def load_backend(point: EntryPoint | list[EntryPoint], option: str = "") -> Back
         raise BackendError(ambiguity_message(point))
     label = f"{point.name}:{option}" if option else point.name
     try:
-        cls = point.load()
+        with contextlib.redirect_stdout(sys.stderr):  # what a plugin prints as it imports is no answer's
+            cls = point.load()
     except Exception as exc:  # noqa: BLE001 - a broken plugin must not break the core
         raise BackendError(f"backend {label!r} failed to load: {type(exc).__name__}: {exc}") from exc
     if not (isinstance(cls, type) and issubclass(cls, Backend)):
@@ -195,11 +198,15 @@ def load_backend(point: EntryPoint | list[EntryPoint], option: str = "") -> Back
     if option and not _takes_an_option(cls):
         raise BackendError(f"backend {point.name!r} takes no option ({label!r})")
     try:
-        backend = cls(option) if option else cls()
+        with contextlib.redirect_stdout(sys.stderr):
+            backend = cls(option) if option else cls()
     except BackendError:
         raise
     except Exception as exc:  # noqa: BLE001
         raise BackendError(f"backend {label!r} failed to load: {type(exc).__name__}: {exc}") from exc
+    if str(backend.name).partition(":")[0] != point.name:  # answers name the backend: the name asked for
+        raise BackendError(f"backend {point.name!r} is registered as {point.value!r}, whose name is "
+                           f"{backend.name!r}; a backend's name must be the one it is registered under")
     if cls._solve is Backend._solve and cls.child_call is Backend.child_call:
         raise BackendError(f"backend {point.name!r} ({point.value}) implements neither _solve nor child_call")
     if cls.child_call is not Backend.child_call and cls.read_child is Backend.read_child:
