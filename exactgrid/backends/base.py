@@ -158,7 +158,8 @@ class Backend:
 
     def read_child(self, model: BoolModel, messages: list[tuple], finished: bool) -> Result:
         """The :class:`Result` that :meth:`child_call`'s messages describe (``finished`` False:
-        the child was killed at the time limit, so only its intermediate messages came)."""
+        no ``"done"`` message came, the child killed at the time limit or ended without one, so
+        only its intermediate messages are here)."""
         raise NotImplementedError
 
     def open_session(self, model: BoolModel, seed: int = 0) -> Session:
