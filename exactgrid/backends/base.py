@@ -214,10 +214,11 @@ class Backend:
 
         Returns a :class:`Result` whose SAT/OPTIMAL assignment has been checked with
         ``model.satisfied_by`` and whose objective has been recomputed from it. Raises
-        :class:`BackendError` if the backend is not available or refuses the model (in a child
-        process too), :class:`BackendFailed` (one of them) if its solver raised any other
-        exception in a child process, and
-        :class:`SolverDisagreement` if the solver's answer does not hold up.
+        :class:`BackendError` if the backend is not available or refuses the model (:meth:`accept`,
+        or in its own code, in a child process too), :class:`BackendFailed` (one of them) if its
+        solver raised any other exception or returned no :class:`Result`, in this process or a
+        child, and :class:`SolverDisagreement` if the solver's answer does not hold up. Without
+        ``prove`` declared, the answer is read as :func:`unproven`.
         """
         if not self.available():
             raise BackendError(not_available_message(self))

@@ -11,9 +11,10 @@ in the default backend's name. Two plugins registering one name with different t
 ambiguous: asking for it is refused, naming both, until one is uninstalled.
 
 A registered class is checked when it is loaded (:func:`load_backend`): it must be a
-:class:`Backend` subclass, implement ``_solve`` or ``child_call``, declare only known
-capabilities, and say whether it is available without raising; each failure is one
-:class:`BackendError` line naming the backend.
+:class:`Backend` subclass named as it is registered, implement ``_solve`` or ``child_call``
+(with ``read_child``), declare only known capabilities (``assumptions`` only with ``prove``),
+and say whether it is available without raising; each failure is one :class:`BackendError`
+line naming the backend. What it prints as it loads goes to stderr.
 """
 
 from __future__ import annotations
