@@ -3,6 +3,12 @@
     python tools/check_records.py            # every bound record (minutes each, one core)
     python tools/check_records.py --awards   # only the records with awards
     python tools/check_records.py --file F   # another file of bound records (a copy, say)
+    python tools/check_records.py --pool     # each record's relaxation with every record's cores
+
+A core is a fact about the board (these letters, in at most these numbers, cannot hold these
+pairs on 5x5), so the cores found for one question are cuts for any other whose relaxation
+holds their pairs and letters. ``--pool`` asks whether the records' cores, pooled, lower either
+bound (it reports; it does not fail).
 
 The test suite re-refutes every core of a record (seconds each) but cannot afford the step that
 ties the cores to the number: the counting relaxation with the cores' cuts, whose optimum is
@@ -21,7 +27,8 @@ import tomllib
 from pathlib import Path
 
 import exactgrid as eg
-from exactgrid.prove.cores import bound_of_cores
+from exactgrid.prove.cores import bound_of_cores, core_cut
+from exactgrid.prove.counting import counting_model
 from exactgrid.prove.placement import Core
 from exactgrid.question import checklist_question, choose_checklist
 from exactgrid.wording import plural
@@ -47,8 +54,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--awards", action="store_true", help="only the records with awards")
     parser.add_argument("--file", type=Path, default=RECORDS, help="the bound records (default: %(default)s)")
+    parser.add_argument("--pool", action="store_true", help="each record with every record's cores that apply")
     args = parser.parse_args()
     records = tomllib.loads(args.file.read_text())["bounds"]
+    if args.pool:
+        pool(records, args.awards)
+        return 0
     failed = 0
     for record in records:
         if args.awards and not record["awards"]:
@@ -63,6 +74,23 @@ def main() -> int:
               f"{'no solution' if proven is None else f'{proven:,}'} "
               f"({'agrees' if agrees else 'DISAGREES'}; {time.monotonic() - started:.0f} s)", flush=True)
     return 1 if failed else 0
+
+
+def pool(records: list[dict], awards_only: bool) -> None:
+    """Print each record's bound from every record's cores that apply to its relaxation."""
+    cores = list(dict.fromkeys(record_core(entry) for record in records for entry in record["cores"]))
+    for record in records:
+        if awards_only and not record["awards"]:
+            continue
+        started = time.monotonic()
+        question = record_question(record)
+        counting = counting_model(question, objective=True, capacity=True)
+        applicable = [core for core in cores if core_cut(counting, core) is not None]
+        proven = bound_of_cores(question, applicable)
+        name = " ".join(record["awards"]) or "every grid"
+        print(f"{name}: recorded {record['bound']:,} from its {plural(len(record['cores']), 'core')}; with the "
+              f"{len(applicable)} of the {plural(len(cores), 'pooled core')} that apply: "
+              f"{'no solution' if proven is None else f'{proven:,}'} ({time.monotonic() - started:.0f} s)", flush=True)
 
 
 if __name__ == "__main__":
