@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from ..answer import Answer, Outcome
@@ -66,7 +66,6 @@ class BackendCheck(Answer):
     time_limit_status: str = ""
     seconds: float = 0.0
     stopped_by: str | None = None
-    details: tuple[str, ...] = field(default=(), repr=False)
 
     @property
     def outcome(self) -> Outcome:  # type: ignore[override]
