@@ -514,11 +514,14 @@ def test_an_assignment_that_is_no_grid_names_the_backend():
 
 
 @pytest.mark.parametrize("counting", [False, True])
-def test_a_child_process_plugin_that_reads_no_result_is_one_line_on_every_path(counting):
+def test_a_child_process_plugin_that_reads_no_result_is_one_line_on_every_path(counting, monkeypatch):
     """With counting on (fit's default) the backend's child is raced beside the counting loop,
-    and its messages are read there, not in solve(): the same one line either way."""
+    and its messages are read there, not in solve(): the same one line either way. (The loop
+    is one that never decides, so that the backend's answer is read however slow the machine.)"""
+    import exactgrid.fitting.decide as fit_answer
     from exactgrid.backends.base import BackendFailed
 
+    monkeypatch.setattr(fit_answer, "counting_child", racers.counting_that_never_decides)
     question = build_question(requirements=["ILLINOIS:exact", "OHIO:exact", "UTAH:exact"], shape="3x3")
     with pytest.raises(BackendFailed, match=r"^backend 'readsnothing' failed: it returned NoneType None, not a "
                                             r"Result with a Status$"):
