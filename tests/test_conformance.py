@@ -174,3 +174,15 @@ def test_the_command_line(monkeypatch):
     alone = run(cli, ["backends", "--models", "3"])
     assert alone.exit_code == 2 and alone.stderr == "Error: --models means something only with --check NAME\n"
     assert eg.check_backend is check_backend
+
+
+@pytest.mark.parametrize(("given", "says"), [
+    ({"models": 0}, "models must be a whole number from 1 to 10000"),
+    ({"seed": -1}, "seed must be a whole number"),
+    ({"time_limit": -1}, "time limit must be a finite number"),
+    ({"check_time_limit": "no"}, "check_time_limit must be true or false"),
+    ({"backend": 3}, "backend: expected a Backend, got int"),
+])
+def test_bad_input_is_one_line_before_any_model(given, says):
+    with pytest.raises(eg.InputError, match=says):
+        check_backend(**{"backend": "cadical", **given})

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..answer import Answer, Outcome
+from ..inputs import check_flag, check_kind, check_seconds, check_seed, check_whole
 from ..model import BoolModel
 from ..stopping import interruption
 from ..wording import plural
@@ -41,6 +42,9 @@ MAX_VARIABLES = 10
 
 TIME_LIMIT_ASKED = 1.0
 """The time limit of the pigeonhole question (seconds)."""
+
+UNDECIDED = "undecided"
+"""What :func:`disagreement` says of an answer that decided nothing (UNKNOWN)."""
 
 OVERRUN_SECONDS = 10.0
 """How long after :data:`TIME_LIMIT_ASKED` a backend may come back before the check calls it a
@@ -158,7 +162,7 @@ def brute_force(model: BoolModel) -> tuple[bool, int | None]:
 
 def disagreement(backend: Backend, model: BoolModel, time_limit: float) -> str | None:
     """How ``backend``'s answer to ``model`` contradicts brute force; None when it agrees, and
-    the string "undecided" when it did not decide."""
+    :data:`UNDECIDED` when it did not decide."""
     feasible, best = brute_force(model)
     try:
         result = backend.solve(model, time_limit=time_limit)
@@ -169,7 +173,7 @@ def disagreement(backend: Backend, model: BoolModel, time_limit: float) -> str |
     if result.status == Status.UNSAT:
         return "UNSAT, but an assignment satisfies the model" if feasible else None
     if result.status == Status.UNKNOWN:
-        return "undecided"
+        return UNDECIDED
     if model.objective is None:
         return None  # an assignment came back and solve() checked it
     assert best is not None  # an assignment satisfies the model: solve() checked it
@@ -205,12 +209,11 @@ def check_backend(backend: str | Backend, models: int = 60, seed: int = 0, time_
     >>> check_backend("cadical", models=10, check_time_limit=False).outcome
     <Outcome.FITS: 'fits'>
     """
-    solver = get_backend(backend) if isinstance(backend, str) else backend
-    if not isinstance(solver, Backend):
-        raise BackendError(f"a backend is a name or an exactgrid.backends.Backend, got {type(backend).__name__}")
-    if isinstance(models, bool) or not isinstance(models, int) or not 1 <= models <= 10_000:
-        raise BackendError(f"models must be a whole number from 1 to 10,000, got {models!r}")
-    rng = random.Random(seed)
+    solver = get_backend(backend) if isinstance(backend, str) else check_kind(backend, Backend, "backend")
+    models = check_whole(models, "models", 1, 10_000)
+    time_limit = check_seconds(time_limit)
+    check_flag(check_time_limit, "check_time_limit")
+    rng = random.Random(check_seed(seed))
     optimises = "optimise" in solver.capabilities
     started = time.monotonic()
     asked = undecided = agreed = 0
@@ -221,7 +224,7 @@ def check_backend(backend: str | Backend, models: int = 60, seed: int = 0, time_
             model = empty_model(to_optimise) if index < 2 else random_model(rng, to_optimise)
             found = disagreement(solver, model, time_limit)
             asked += 1
-            if found == "undecided":
+            if found == UNDECIDED:
                 undecided += 1
             elif found is None:
                 agreed += 1

@@ -105,8 +105,9 @@ def _registered() -> dict[str, list[EntryPoint]]:
     found: dict[str, list[EntryPoint]] = {}
     for point in entry_points(group=GROUP):
         targets = found.setdefault(point.name, [])
-        if all(p.value != point.value for p in targets):
-            targets.insert(0, point) if _is_builtin(point) else targets.append(point)
+        if any(p.value == point.value for p in targets):
+            continue
+        targets.insert(0 if _is_builtin(point) else len(targets), point)
     for name, value in BUILTIN_ENTRY_POINTS.items():
         targets = found.setdefault(name, [])
         if not targets or not _is_builtin(targets[0]):
