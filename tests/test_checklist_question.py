@@ -30,11 +30,16 @@ def test_a_question_scoring_every_state_keeps_the_stronger_of_two_minimums():
 @pytest.mark.parametrize("question", [
     {"optional": ["OHIO"]},                 # 20 states among {OHIO}: no grid, yet a grid of 20 exists
     {"optional": {"OHIO": 10**9}},          # Ohio alone would pass 200M
-    {"required": ["OHIO"], "min_score": 5},  # its own minimum counts only Ohio
 ])
 def test_a_target_over_another_scored_set_is_refused(question):
     with pytest.raises(SpecError, match="every word"):
         checklist_question(Question(**question), TARGETS)
+
+
+def test_a_minimum_of_its_own_counts_every_state_so_it_merges_with_the_awards_targets():
+    asked = checklist_question(Question(required=["OHIO"], min_score=5), TARGETS)
+    assert (asked.min_count, asked.min_score) == (20, 200_000_000)
+    assert set(asked.scoring_weights()) == set(us_states().weights)
 
 
 def test_items_without_a_target_go_with_any_optional_words():

@@ -211,3 +211,20 @@ def test_the_finder_rejects_a_grid_on_another_board():
     # the same letters under rook moves spell OHIO too (O0 H1 I2 O5): the board itself is wrong
     rook = check_grid(question, Grid(Board(3, 3, "rook"), "OHIOOOOOO"))
     assert rook.problems == ("the grid is on 3x3 (rook moves), the question on 3x3 (king moves)",)
+
+
+@pytest.mark.parametrize("minimum,fits", [(7, True), (8, True), (9, False)])
+def test_a_target_with_no_optional_word_counts_every_word_in_fit_solve_and_bound(minimum, fits):
+    # By hand: on two cells that hold B or C, the grid BC (or CB) holds both words, 3 + 5 = 8,
+    # and no grid scores more; fit once counted only the required words here (none: no grid).
+    import exactgrid as eg
+
+    question = eg.Question(eg.Board(1, 2, "rook"), budget=0, words=WordList({"B": 3, "C": 5}),
+                           domains="[BC][BC]/", min_score=minimum)
+    answer = fit(question, "cadical", time_limit=30, counting=False)
+    assert (answer.verdict == eg.Outcome.FITS) == fits
+    assert not fits or sorted(answer.grid.letters) == ["B", "C"]
+    solved = eg.solve(question, time_limit=30, workers=1)
+    expected = (eg.Outcome.OPTIMAL, "BC") if fits else (eg.Outcome.DOES_NOT_FIT, None)
+    assert (solved.outcome, solved.grid.letters if fits else None) == expected
+    assert eg.bound(question.but(min_score=None), time_limit=30).bound == 8

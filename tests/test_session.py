@@ -142,6 +142,20 @@ def test_sessions_refuse_what_they_cannot_ask():
             session.explain()
 
 
+@pytest.mark.parametrize("optional,list_weight", [({"B": 0, "C": 1}, 10), ({"B": 6}, 2)])
+def test_a_session_refuses_to_require_a_word_whose_weight_the_target_would_change(optional, list_weight):
+    # Optional, B weighs what the question says; required, its list weight. The session's
+    # target was encoded with the first, so it must not answer (a wrong DOES NOT FIT for the
+    # first case, and a grid the finder rejects for the second, before this refusal).
+    words = eg.WordList({"B": list_weight, "C": 1})
+    base = eg.Question(eg.Board(1, 2, "rook"), budget=0, words=words, optional=optional, min_score=5)
+    refused = f"B weighs {optional['B']} in the session's question but {list_weight}"
+    with FitSession(base, backend="cadical") as session, pytest.raises(SpecError, match=refused):
+        session.ask(required=["B"])
+    expected = eg.Outcome.FITS if list_weight >= 5 else eg.Outcome.DOES_NOT_FIT  # the grid BA, or none
+    assert eg.fit(base.but(required=["B"]), backend="cadical").verdict == expected
+
+
 def test_explaining_a_question_that_fits_answers_fits_with_a_checked_grid():
     """Nothing conflicts: ``eg.explain`` answers FITS (exit 0) with a grid, as ``fit --explain``
     does, rather than raising the bad-input error it once did."""

@@ -59,11 +59,14 @@ if TYPE_CHECKING:
               help="Cells: rows of letters with '.' for a free cell and [AB] for a choice of letters, "
                    "as a file or inline 'P.NN./.....'.")
 @click.option("--optional", multiple=True, metavar="WORD|all",
-              help="A word counting towards --min-score/--min-count (repeatable; 'all' for every state).")
+              help="A word counting towards --min-score/--min-count (repeatable; 'all' for every "
+                   "state, as when a minimum is given with no --optional).")
 @click.option("--min-score", type=click.IntRange(min=0), default=None, metavar="N",
-              help="Required and optional words found must weigh at least N.")
+              help="Required and optional words found must weigh at least N (every word of the list, "
+                   "when no --optional is given).")
 @click.option("--min-count", type=click.IntRange(min=0), default=None, metavar="N",
-              help="At least N required and optional words found.")
+              help="At least N required and optional words found (of the whole list, when no --optional "
+                   "is given).")
 @click.option("--shape", metavar="RxC", default="5x5", show_default=True, help="Grid shape.")
 @click.option("--moves", type=click.Choice(MOVE_RULES), default="king", show_default=True)
 @click.option("--path", "path_rule", type=click.Choice(PATH_RULES), default="walk", show_default=True)

@@ -108,6 +108,7 @@ class FitSession:
         """The assumptions that pose ``question`` (made by :meth:`question_for`) to this encoding."""
         enc, board = self.encoding, question.board
         base = {r.word: r for r in self.question.required}
+        encoded, asked = self.question.scoring_weights(), question.scoring_weights()
         out = []
         for req in question.required:
             if req.word in base and base[req.word] != req:
@@ -115,6 +116,11 @@ class FitSession:
             if req.word not in base and req.mode != "anywhere":
                 raise SpecError(f"{req.describe()}: a session asks for new words within the budget only "
                                 "(put a pinned requirement in the base question)")
+            if self.question.min_score is not None and encoded.get(req.word) != asked[req.word]:
+                # The target's sum was encoded with the word's optional weight; required, it
+                # counts at its list weight, so the encoded target is not the one asked.
+                raise SpecError(f"{req.word} weighs {encoded.get(req.word)} in the session's question but "
+                                f"{asked[req.word]} required (its list weight): ask fit() this question instead")
             out.append(Part(req.describe(), (enc.word_lit(req.word),)))
         out += [Part(f"forbid {word}", (lit,)) for word, lit in enc.forbidden_lits.items()]
         out += [Part(f"{board.label(cell)}={letter}", (enc.cell_lit(cell, letter),))

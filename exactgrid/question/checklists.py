@@ -88,14 +88,11 @@ def _check_us_states(question: Question) -> None:
 def _check_targets_count_every_word(question: Question, targets: list[str]) -> None:
     """An item's ``min_states`` or ``min_score`` counts every word of the list at its list
     weight, and a question has one scored set: so the question must score every word so (its
-    optional words all of them), or nothing of its own yet (no optional word, no target).
-    Otherwise the merged target would count another set than one of the two asks (a proven DOES
-    NOT FIT, or a FITS, for a question nobody asked): SpecError."""
+    optional words all of them, as a question with a target and no optional word of its own
+    does), or have no optional word. Otherwise the merged target would count another set than
+    one of the two asks (a proven DOES NOT FIT, or a FITS, for a question nobody asked):
+    SpecError."""
     named = " and ".join(targets) + (" count" if len(targets) > 1 else " counts")
-    if question.optional:
-        if question.optional != question.but(optional="all").optional:
-            raise SpecError(f"{named} every word at its own weight; with optional words of your own "
-                            "they would count only those: ask for every word (optional 'all'), or drop the award")
-    elif question.min_score is not None or question.min_count is not None:
-        raise SpecError(f"{named} every word, but this question's own minimum counts only its required "
-                        "words: make every word optional ('all'), or drop the minimum")
+    if question.optional and question.optional != question.but(optional="all").optional:
+        raise SpecError(f"{named} every word at its own weight; with optional words of your own "
+                        "they would count only those: ask for every word (optional 'all'), or drop the award")

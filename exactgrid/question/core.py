@@ -112,7 +112,9 @@ class Question:
 
     ``required`` takes Requirements or CLI text (``"ILLINOIS:2"``); ``forbidden`` and the keys
     of ``optional`` take words as a user types them (``"New York"``, ``"NY"``); ``optional``
-    may also be a list of words (weights from the word list) or ``"all"``; ``fixed`` is
+    may also be a list of words (weights from the word list) or ``"all"``, and a question with
+    ``min_score`` or ``min_count`` and no optional word makes every word optional (its target
+    counts every word of the list, as ``solve``'s and ``bound``'s do); ``fixed`` is
     {cell: letter} or rows of text (``"O.O/.H./..."``). ``domains`` limits cells to a choice
     of letters: {cell: letters} (``{4: "HO"}``); in rows of text a choice is written
     ``[HO]``, in ``fixed`` or ``domains`` alike. A choice of one letter is a fixed cell, and a
@@ -173,7 +175,10 @@ class Question:
         clash = seen & set(forbidden)
         if clash:
             raise SpecError(f"{', '.join(sorted(clash))} is both required and forbidden")
-        optional = {w: v for w, v in self._optional().items() if w not in seen and w not in forbidden}
+        given = self._optional()
+        if not given and (self.min_score is not None or self.min_count is not None):
+            given = dict(words.weights)  # a target with no optional word counts every word, as solve's does
+        optional = {w: v for w, v in given.items() if w not in seen and w not in forbidden}
         fixed, domains = self._cells()
         chains = _sequence(self.chains, "chains")
         for chain in chains:

@@ -217,9 +217,11 @@ def solve_question(question: Question, checklist: Checklist | str | Path | None 
     the default checklist) as hard constraints (:func:`~exactgrid.question.checklist_question`),
     and its targets (``min_score``, ``min_count``, 20S, 200M) counting every word of the list,
     as the search's objective does."""
-    counted = _count_every_word(question)
+    counted = _targets_counting_every_word(question)
     chosen = choose_checklist(checklist, awards)
-    return counted if chosen is None else _count_every_word(checklist_question(counted, chosen, water_borders))
+    if chosen is None:
+        return counted
+    return _targets_counting_every_word(checklist_question(counted, chosen, water_borders))
 
 
 class _News:
@@ -397,7 +399,7 @@ def solve(question: Question | None = None, *, checklist: Checklist | str | Path
         if chosen is not None and answer.check is not None:
             answer.checklist = _checked(answer.check, chosen, water_borders)
         if answer.check is None and answer.closest is not None:  # the question besides the checklist, then it
-            rest = _count_every_word(question)
+            rest = _targets_counting_every_word(question)
             answer.closest_check = check_grid(rest, Grid(rest.board, answer.closest), measure=True)
             if chosen is not None:
                 answer.closest_checklist = checklist_verdict(chosen, answer.closest_check.score, water_borders)
@@ -493,12 +495,12 @@ def _feasible_start(question: Question, time_limit: float | None) -> str | None:
     return answer.grid.letters if answer.grid is not None else None
 
 
-def _count_every_word(question: Question) -> Question:
-    """Targets count every word of the list in solve (as the objective does)."""
+def _targets_counting_every_word(question: Question) -> Question:
+    """``question``, whose targets count every word of the list (as the search's objective
+    does; a question with a target and no optional word of its own does): SolveError when its
+    optional words are another set."""
     if question.min_count is None and question.min_score is None:
         return question
-    if not question.optional:
-        return question.but(optional="all")
     if not counts_every_word(question):
         raise SolveError("solve counts every word of the list towards min_score and min_count; "
                          "leave optional empty (or give every word its own weight)")
