@@ -157,7 +157,9 @@ def missing_backend(monkeypatch):
         (["OHIO", "OHIO:exact"], "required twice"),
         (["OHIO", "--forbid", "OH"], "both required and forbidden"),
         (["OHIO", "--shape", "3x3", "--cells", "O../..."], "3 rows of 3 cells"),
-        (["OHIO", "--shape", "2x2", "--cells", ".."], "cells file '..' is a directory, not a file"),
+        (["OHIO", "--shape", "2x2", "--cells", ".."], "must be 2 rows of 2 cells (a letter, '.' or [letters] each), "
+                                                      "got 1 row of 2 cells"),
+        (["OHIO", "--cells", "tests"], "cells file 'tests' is a directory, not a file"),
         (["OHIO", "--shape", "2x3", "--cells", "O..//..."], "the cells 'O..//...' have an empty row"),
         (["OHIO", "--shape", "1x4", "--cells", "O../."], "must be 1 row of 4 cells (a letter, '.' or [letters] each), "
                                                             "got 2 rows of 3, 1 cells"),
@@ -211,3 +213,12 @@ def test_inline_cells_may_start_like_a_relative_path(shape, cells, grid_cell):
     result = run("fit", "OHIO", "--shape", shape, "--budget", "2", "--cells", cells, "--json")
     assert result.exit_code == 0, result.output
     assert grid_cell is None or json.loads(result.stdout)["grid"][grid_cell] == "O"
+
+
+@pytest.mark.parametrize("cells", ["O.", "O./", ".."])
+def test_a_board_of_one_row_takes_its_cells_inline_with_or_without_a_slash(tmp_path, monkeypatch, cells):
+    monkeypatch.chdir(tmp_path)  # no file of that name here
+    (tmp_path / "oh.csv").write_text("OH,1\n")
+    result = run("fit", "OH", "--words", "oh.csv", "--shape", "1x2", "--budget", "0", "--cells", cells, "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["grid"] == "OH"

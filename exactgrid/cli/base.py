@@ -293,14 +293,19 @@ def with_awards(question: Question, checklist_path: str | None, awards: tuple[st
 
 
 def read_cells(text: str | None) -> str | None:
-    """--cells: a file holding rows like ``P.NN.``, or the rows inline (``P.NN./...../...``)."""
+    """--cells: a file holding rows like ``P.NN.``, or the rows inline (``P.NN./...../...``;
+    one row alone, ``AB.``, when no file has that name)."""
     if text is None:
         return None
-    rows_alike = re.fullmatch(r"[A-Z.?_\[\]/\s]+", text) is not None and re.search(r"[/\n]", text) is not None
-    if os.path.lexists(text) and not (rows_alike and os.path.isdir(text)):  # '../..' is two rows of free cells
+    cells_alike = re.fullmatch(r"[A-Z.?_\[\]/\s]+", text) is not None
+    rows_alike = cells_alike and re.search(r"[/\n]", text) is not None
+    free_cells_only = re.fullmatch(r"\.+", text) is not None  # '..' is two free cells, not a directory
+    if os.path.lexists(text) and not ((rows_alike or free_cells_only) and os.path.isdir(text)):  # '../..' too
         return read_text_file(text, "cells file")
     if re.search(r"[/\n]", text) and (not text.startswith(("/", "./", "../", "~")) or rows_alike):
         return text  # rows inline (one row: 'P.NN./'; '../A.' too); parse_cell_letters checks them
+    if cells_alike:
+        return text  # one row inline ('AB.'), for a board of one row; parse_cell_letters checks it
     raise InputError(f"no such cells file {text!r} (give a file, or rows inline like P.NN./...../.....)")
 
 
