@@ -130,7 +130,7 @@ def check_clean(args: list[str], stdin: bytes | None = None) -> None:
     if args[0] == "fit-many" and result.stdout and result.exit_code != 2 or result.exit_code == 2 and (
             args[0] == "fit-many" and result.stdout.startswith('{"id"')):
         lines = [json.loads(line) for line in result.stdout.splitlines()]  # one JSON line per question
-        assert all("id" in line or list(line) == ["stopped"] for line in lines), (args, result.stdout)
+        assert all("id" in line or "stopped" in line for line in lines), (args, result.stdout)
         bad = any("error" in line and not str(line["error"]).startswith("not answered") for line in lines)
         assert result.exit_code in ((2, 3) if bad else (0, 3)), (args, result.exit_code, result.stdout)  # 3 wins
     elif result.exit_code == 2 and not wants_json:

@@ -330,7 +330,8 @@ def test_fit_many_interrupted_between_two_answers_still_gives_every_question_a_l
     assert result.exit_code == 3, result.output
     assert [line.get("id") for line in lines] == ["bad", 40, 41, None]
     assert all(line["error"] == "not answered: interrupted (Ctrl-C)" for line in lines[1:3])
-    assert lines[3] == {"stopped": "interrupted (Ctrl-C)", "stopped_by": "Ctrl-C"}
+    assert lines[3] == {"outcome": "unknown", "seconds": lines[3]["seconds"], "stopped_by": "Ctrl-C", "exit_code": 3,
+                        "stopped": "interrupted (Ctrl-C)"}
     assert not multiprocessing.active_children()
 
 

@@ -294,6 +294,9 @@ def test_the_program_keeps_its_exit_status_whenever_a_signal_comes():
         assert done.returncode == 3 and "Traceback" not in done.stderr, done.stderr
         said = done.stderr if where == "stderr" else json.loads(done.stdout)["stopped"]
         assert "interrupted (Ctrl-C)" in said
+        if where == "stdout":  # the answer contract's keys, as any answer's
+            assert list(json.loads(done.stdout))[:4] == ["outcome", "seconds", "stopped_by", "exit_code"]
+            assert json.loads(done.stdout)["exit_code"] == done.returncode
 
 
 def test_after_the_first_interruption_later_ones_are_only_noted():

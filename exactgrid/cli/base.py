@@ -28,12 +28,13 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from ..answer import Outcome
 from ..finder import PATH_RULES
 from ..geometry import MOVE_RULES
 from ..grid import Grid, GridError, parse_grid
 from ..inputs import InputError, check_seconds, clamp_workers, read_text_file
 from ..stopping import interruption, interruption_behind, wind_down_the_process
-from .progress import STARTED_KEY, STOPPED_EXIT, notice
+from .progress import STARTED_KEY, STOPPED_EXIT, notice, process_age
 
 if TYPE_CHECKING:
     from ..question import Question
@@ -183,12 +184,19 @@ def stopped_without_an_answer(as_json: bool) -> Iterator[None]:
         raise click.exceptions.Exit(STOPPED_EXIT) from None
 
 
+def stopped_dict(exc: KeyboardInterrupt) -> dict[str, Any]:
+    """The JSON of work that ``exc`` stopped before it had an answer, in the answer contract's
+    keys (UNKNOWN, the process's seconds so far, the signal, exit status 3) and ``stopped``."""
+    return {"outcome": Outcome.UNKNOWN.value, "seconds": round(process_age(), 3), "stopped_by": interruption(exc),
+            "exit_code": STOPPED_EXIT, "stopped": f"interrupted ({interruption(exc)})"}
+
+
 def say_stopped(exc: KeyboardInterrupt, as_json: bool) -> None:
     """That ``exc`` stopped the command before it had an answer: one line ``stopped:
-    interrupted (Ctrl-C) before an answer`` on stderr, or under ``--json``
-    ``{"stopped": "interrupted (Ctrl-C)"}`` on stdout."""
+    interrupted (Ctrl-C) before an answer`` on stderr, or under ``--json`` :func:`stopped_dict`
+    on stdout."""
     if as_json:
-        click.echo(json.dumps({"stopped": f"interrupted ({interruption(exc)})"}))
+        click.echo(json.dumps(stopped_dict(exc)))
     else:
         click.echo(f"stopped: interrupted ({interruption(exc)}) before an answer", err=True)
 

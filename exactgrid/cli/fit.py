@@ -32,7 +32,6 @@ import click
 from ..finder import PATH_RULES
 from ..geometry import MOVE_RULES
 from ..inputs import MAX_SEED, InputError, read_text_file, read_text_stream
-from ..stopping import interruption
 from .base import (
     FileName,
     Seconds,
@@ -40,6 +39,7 @@ from .base import (
     clamped_workers,
     read_cells,
     show_option,
+    stopped_dict,
     with_awards,
 )
 from .pictures import can_draw, print_answer
@@ -252,6 +252,6 @@ def fit_many_command(ctx: click.Context, questions_file: str, backend: str | Non
                 while True:
                     show(item, shown)
                     item = next(answers)
-            click.echo(json.dumps({"stopped": f"interrupted ({interruption(exc)})", "stopped_by": interruption(exc)}))
+            click.echo(json.dumps(stopped_dict(exc)))
             status = STOPPED_EXIT
     ctx.exit(status)
