@@ -377,3 +377,16 @@ def test_a_search_cut_short_keeps_every_word_found_before_the_stop(monkeypatch, 
                 assert hit == whole[hit.word]
         assert [hit.word for hit in answer.words] == sorted((h.word for h in answer.words), key=lambda w: (-len(w), w))
     assert counts == sorted(counts) and counts[0] == 0 and counts[2] > 0 and counts[-1] == len(whole)
+
+
+def test_a_board_with_too_many_paths_is_refused_before_the_word_list_is_read(monkeypatch):
+    """The board is checked first, so its refusal does not wait on (or depend on the time left
+    after) reading a long list: once it answered UNKNOWN at a 1 s limit and refused at 2 s."""
+    from exactgrid.puzzles import trackword
+
+    def not_yet(*args, **kwargs):
+        raise AssertionError("the word list was read before the board was checked")
+
+    monkeypatch.setattr(trackword, "word_list", not_yet)
+    with pytest.raises(InputError, match="more than 20,000 Hamiltonian paths"):
+        build_grid("abcdefghijklmnop", board=Board(4, 4), time_limit=60)

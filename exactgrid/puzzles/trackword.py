@@ -314,15 +314,16 @@ def build_grid(word: str, words: str | WordList = DEFAULT_WORDS, min_length: int
     shape = _build_board(board, moves)
     target = _check_build_word(word, shape)
     scoring = _Scoring()
-    try:  # reading and indexing a long list counts against the time limit too
-        chosen = word_list(words, clock.deadline())
-        trie = trie_for(chosen, low, high, clock.deadline())
+    try:  # the board first (a board refused is refused whatever the time limit, given the half
+        # second 5x5 takes), then reading and indexing a long list, which count against the limit too
         scoring.paths = list(hamiltonian_paths(shape, MAX_BUILD_PATHS, clock.deadline()))
         if len(scoring.paths) > MAX_BUILD_PATHS:
             raise InputError(f"the {_board_name(shape)} board has more than {MAX_BUILD_PATHS:,} Hamiltonian "
                              "paths; too many grids to score them all")
         if not scoring.paths:
             raise InputError(f"the {_board_name(shape)} board has no path through all its cells for {target}")
+        chosen = word_list(words, clock.deadline())
+        trie = trie_for(chosen, low, high, clock.deadline())
         scoring.grids = sorted({shape.canonical(_lay(target, path)) for path in scoring.paths})
         _score_grids(scoring, shape, trie, low, high, clock)
     except DeadlinePassed:  # before any grid was scored
