@@ -102,6 +102,7 @@ def test_one_award_no_grid_earns_is_a_minimal_conflict_on_its_own():
 def test_no_time_is_unknown_and_an_outright_contradiction_is_a_spec_error():
     answer = award_conflict(_question("T.OA.NES."), ["6S", "NOOHIO"], checklist=ITEMS, time_limit=0)
     assert answer.outcome == Outcome.UNKNOWN and answer.exit_code == 3 and not answer.conflict
+    assert answer.to_dict()["detail"] == "the time limit" and "(the time limit)" in answer.text()
     both = checklist_from_dict({"items": [{"key": "OHIO", "required": ["OHIO"]},
                                           {"key": "NOOHIO", "forbidden": ["OHIO"]}]})
     with pytest.raises(SpecError, match="OHIO is both required and forbidden"):

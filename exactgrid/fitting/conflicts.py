@@ -81,8 +81,7 @@ class AwardConflict(Answer):
         if self.outcome == Outcome.FITS:
             return f"FITS: {self.grid.letters if self.grid else '-'} earns {' '.join(self.awards)}"
         if self.outcome == Outcome.UNKNOWN:
-            why = f"stopped by {self.stopped_by}" if self.stopped_by else "the time limit"
-            return f"UNKNOWN after {self.seconds:.1f} s ({why}): {' '.join(self.awards)} not refuted"
+            return f"UNKNOWN after {self.seconds:.1f} s ({self.detail}): {' '.join(self.awards)} not refuted"
         proven = "minimal" if self.minimal else "not shown minimal (a question was cut short)"
         backed = f"; refuted by {self.refutation.backend}" if self.refutation is not None else ""
         together = "cannot be earned together" if len(self.conflict) > 1 else "cannot be earned"
@@ -94,10 +93,19 @@ class AwardConflict(Answer):
             lines.append(self.refutation.certificate.text())
         return "\n".join(lines)
 
+    @property
+    def detail(self) -> str:
+        """Why the answer is UNKNOWN (``the time limit``, or ``stopped by Ctrl-C``); else empty."""
+        if self.outcome != Outcome.UNKNOWN:
+            return ""
+        return f"stopped by {self.stopped_by}" if self.stopped_by else "the time limit"
+
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready: the contract's keys, the awards asked, the conflict, its evidence."""
-        return {**self.contract_dict(), "awards": list(self.awards), "conflict": list(self.conflict),
-                "minimal": self.minimal, "needed": {k: g.letters for k, g in self.needed.items()},
+        """JSON-ready: the contract's keys, why it is UNKNOWN (``detail``), the awards asked,
+        the conflict, its evidence."""
+        return {**self.contract_dict(), "detail": self.detail, "awards": list(self.awards),
+                "conflict": list(self.conflict), "minimal": self.minimal,
+                "needed": {k: g.letters for k, g in self.needed.items()},
                 "grid": self.grid.letters if self.grid else None,
                 "refuted_by": self.refutation.backend if self.refutation else None,
                 "asked": [{"awards": list(a.awards), "verdict": a.verdict.value, "seconds": round(a.seconds, 3),
