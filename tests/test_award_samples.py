@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 from exactgrid import score
 from exactgrid.finder import is_found
@@ -66,3 +67,24 @@ def test_the_best_filling_of_utah_adds_ohio():
     assert score(best.letters).words == {"UTAH", "OHIO"}
     assert best.score == 3_271_616 + 11_799_448
     assert best.seven == ("NOCAL",)
+
+
+SAMPLES = Path(__file__).resolve().parent.parent / "instances" / "samples"
+
+
+def test_the_kept_samples_hold_the_thirteen_and_share_what_the_benchmarks_say():
+    first, second = SAMPLES / "thirteen_seed7000.txt", SAMPLES / "thirteen_seed9000.txt"
+    states = tool.required_states(["PA", "M8", "4C"])
+    for path in (first, second):
+        for line in path.read_text().splitlines():
+            letters, _seed, *free = line.split()
+            assert tool.free_cells(letters, states) == tuple(map(int, free)), line  # the finder's witnesses
+    a, b = tool.read_sample(first), tool.read_sample(second)
+    assert (len(a), len(b), len(a & b), len(a | b), round(tool.chapman(a, b))) == (228, 189, 123, 294, 350)
+    a, b = tool.read_sample(first, ignore_free=True), tool.read_sample(second, ignore_free=True)
+    assert (len(a), len(b), len(a & b), round(tool.chapman(a, b))) == (225, 187, 123, 342)
+
+
+def test_chapman_by_hand():
+    # 10 and 10 seen, 5 in both: 11 * 11 / 6 - 1
+    assert tool.chapman(set("abcdefghij"), set("fghijklmno")) == 11 * 11 / 6 - 1

@@ -20,8 +20,14 @@ seen in exactly one round and in exactly two (Chao's estimator for incidence dat
 in expectation, since a short search finds some grids far more often than others). ``--out
 FILE`` appends each new grid as it is found, so an interrupted run keeps what it saw.
 
-What it measured is in docs/benchmarks.md, Seven awards ("The thirteen leave no room" and "Ten
-times the sample").
+``--compare A B`` reads two such files (two independent samples) instead, and prints how many
+grids each holds, how many both, and the capture-recapture estimate of how many there are in
+all (Chapman's form of Lincoln-Petersen: (a + 1)(b + 1) / (m + 1) - 1), twice: grids as found,
+then with their free cells read as one grid whatever letters they hold. Like Chao's, the
+estimate is low in expectation when some grids are far easier to find than others.
+
+What it measured is in docs/benchmarks.md, Seven awards ("The thirteen leave no room", "Ten
+times the sample" and "A third sample").
 
 Every grid is re-scored by the finder and judged by the checklist (``exactgrid check``).
 Exit 0 when some grid was found, 1 when none was.
@@ -108,6 +114,32 @@ def sample(awards: list[str], minutes: float, seconds: float, first_seed: int,
     return seen, incidence, rounds, repeats
 
 
+def read_sample(path: Path, ignore_free: bool = False) -> set[str]:
+    """The grids of an ``--out`` file (letters, seed, free cells a line), up to symmetry; with
+    ``ignore_free`` each grid's free cells read ``?``, so that grids differing only there are one."""
+    board, grids = Board(5, 5), set()
+    for line in path.read_text().splitlines():
+        letters, _seed, *free = line.split()
+        if ignore_free:
+            letters = "".join("?" if str(cell) in free else ch for cell, ch in enumerate(letters))
+        grids.add(board.canonical(letters))
+    return grids
+
+
+def chapman(first: set[str], second: set[str]) -> float:
+    """Chapman's capture-recapture estimate of how many grids there are, from two samples."""
+    both = len(first & second)
+    return (len(first) + 1) * (len(second) + 1) / (both + 1) - 1
+
+
+def compare(first: Path, second: Path) -> None:
+    """Print what two samples share, and the estimate of the whole, as found and free cells aside."""
+    for ignore_free in (False, True):
+        a, b = read_sample(first, ignore_free), read_sample(second, ignore_free)
+        print(f"{'free cells aside' if ignore_free else 'as found'}: {len(a)} and {len(b)} grids, "
+              f"{len(a & b)} in both, {len(a | b)} in all; Chapman's estimate {chapman(a, b):.0f}")
+
+
 def chao2(incidence: Counter[str]) -> float:
     """Chao's estimate of how many distinct grids there are, from how many were reported in
     exactly one round (q1) and exactly two (q2): seen + q1^2 / (2 q2), or seen + q1 (q1 - 1) / 2
@@ -170,7 +202,12 @@ def main() -> int:
     parser.add_argument("--fill", action="store_true", help="try every filling of each grid's free cells")
     parser.add_argument("--water-borders", action="store_true", help="--fill also judges C2C over water")
     parser.add_argument("--out", type=Path, help="append each new grid to this file as it is found")
+    parser.add_argument("--compare", type=Path, nargs=2, metavar=("A", "B"),
+                        help="compare two --out files instead of sampling")
     args = parser.parse_args()
+    if args.compare:
+        compare(*args.compare)
+        return 0
     started = time.monotonic()
     seen, incidence, rounds, repeats = sample(args.awards, args.minutes, args.seconds, args.seed, args.out)
     judged = sorted(((judge(s.letters, f"seed {s.seed}"), s) for s in seen.values()), key=lambda js: -js[0].score)
