@@ -8,6 +8,7 @@ import pytest
 
 from exactgrid.backends import Backend, BackendError, Result, SolverDisagreement, Status, get_backend, registry
 from exactgrid.backends._child import race_in_children, run_child, run_in_child
+from exactgrid.backends.base import unproven as unproven_result
 from exactgrid.fitting import fit
 from exactgrid.model import BoolModel
 from exactgrid.question import build_question
@@ -253,6 +254,9 @@ def test_what_a_backend_does_not_declare_it_does_not_claim():
     assert best.status == Status.SAT and best.bound is None and best.objective == 0
     with pytest.raises(BackendError, match="backend 'liar' cannot optimise"):
         get_backend("liar").solve(model)
+    # a time limit with a bound and no solution: no solution is made up, and the bound goes
+    undecided = unproven_result(Result(Status.UNKNOWN, bound=5), "unproven")
+    assert undecided.status == Status.UNKNOWN and undecided.bound is None
     question = build_question(requirements=["OHIO"], shape="2x2")  # OHIO needs no more than 3 cells: it fits
     answer = fit(question, backend="unproven", counting=False)
     assert answer.verdict == "unknown"

@@ -239,9 +239,9 @@ def unproven(result: Result, backend: str) -> Result:
     if result.status == Status.UNSAT:
         return replace(result, status=Status.UNKNOWN, detail=f"{backend} answered UNSAT but does not prove "
                                                                 "(no 'prove' capability): no proof")
-    if result.status == Status.OPTIMAL or result.bound is not None:
+    if result.status == Status.OPTIMAL:
         return replace(result, status=Status.SAT, bound=None)
-    return result
+    return replace(result, bound=None) if result.bound is not None else result  # UNKNOWN stays UNKNOWN
 
 
 FLOAT_EXACT_TOTAL = 500_000_000
