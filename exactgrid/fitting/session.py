@@ -88,6 +88,8 @@ class FitSession:
             raise SpecError(f"forbidden {', '.join(self.encoding.lazy_forbidden)} has too many simple paths to cut "
                             "up front, which a session cannot do; ask with fit() instead")
         self.session = self.backend.open_session(self.encoding.model, seed)
+        self.target_weights = question.scoring_weights() if question.min_score is not None else None
+        """The weights the encoded ``min_score`` counts (None without one)."""
         self.calls = 0
         self.closed = False
 
@@ -108,7 +110,7 @@ class FitSession:
         """The assumptions that pose ``question`` (made by :meth:`question_for`) to this encoding."""
         enc, board = self.encoding, question.board
         base = {r.word: r for r in self.question.required}
-        encoded, asked = self.question.scoring_weights(), question.scoring_weights()
+        asked: dict[str, int] | None = None  # the question's own weights, read once a new word needs them
         out = []
         for req in question.required:
             if req.word in base and base[req.word] != req:
@@ -116,11 +118,14 @@ class FitSession:
             if req.word not in base and req.mode != "anywhere":
                 raise SpecError(f"{req.describe()}: a session asks for new words within the budget only "
                                 "(put a pinned requirement in the base question)")
-            if self.question.min_score is not None and encoded.get(req.word) != asked[req.word]:
+            if req.word not in base and self.target_weights is not None:
                 # The target's sum was encoded with the word's optional weight; required, it
-                # counts at its list weight, so the encoded target is not the one asked.
-                raise SpecError(f"{req.word} weighs {encoded.get(req.word)} in the session's question but "
-                                f"{asked[req.word]} required (its list weight): ask fit() this question instead")
+                # counts at its list weight, so the encoded target may not be the one asked.
+                asked = question.scoring_weights() if asked is None else asked
+                if self.target_weights.get(req.word) != asked[req.word]:
+                    raise SpecError(f"{req.word} weighs {self.target_weights.get(req.word)} in the session's "
+                                    f"question but {asked[req.word]} required (its list weight): ask fit() this "
+                                    "question instead")
             out.append(Part(req.describe(), (enc.word_lit(req.word),)))
         out += [Part(f"forbid {word}", (lit,)) for word, lit in enc.forbidden_lits.items()]
         out += [Part(f"{board.label(cell)}={letter}", (enc.cell_lit(cell, letter),))
